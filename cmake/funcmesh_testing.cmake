@@ -1,0 +1,63 @@
+# Test helpers.
+#   funcmesh_add_gtest(NAME SOURCES ... [LIBRARIES ...] [TIMEOUT s] [LABELS ...])
+#     a GoogleTest executable; each TEST becomes a ctest test (discovered at test time,
+#     so a CUDA build can be compiled where no GPU is present).
+#   funcmesh_add_mpi_test(NAME TARGET RANKS 1 2 4 [TIMEOUT s] [ARGS ...] [THREADS n])
+#     one ctest test per rank count, NAME_np<N>, run through MPIEXEC_EXECUTABLE with
+#     the environment every MPI run here needs (root allowed, loopback only).
+include(GoogleTest)
+
+set(FUNCMESH_TEST_TIMEOUT 300 CACHE STRING "Default ctest TIMEOUT (seconds) for funcmesh tests")
+
+# Every mpirun from a test: allowed as root (CI runs as root), traffic on loopback only.
+set(FUNCMESH_MPI_TEST_ENVIRONMENT
+    OMPI_ALLOW_RUN_AS_ROOT=1
+    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    OMPI_MCA_btl_tcp_if_include=lo
+    OMPI_MCA_oob_tcp_if_include=lo)
+
+if(FUNCMESH_ENABLE_MPI AND NOT MPIEXEC_PREFLAGS)
+  # Open MPI refuses more ranks than cores without --oversubscribe; binding every rank
+  # to a core then makes oversubscribed ranks fight over one.
+  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE mpiexec_version
+                  ERROR_QUIET)
+  if(mpiexec_version MATCHES "Open MPI|OpenRTE")
+    set(MPIEXEC_PREFLAGS --oversubscribe --bind-to none CACHE STRING "Flags before the executable" FORCE)
+  endif()
+endif()
+
+function(funcmesh_add_gtest name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS")
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT ${FUNCMESH_TEST_TIMEOUT})
+  endif()
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE ${arg_LIBRARIES} GTest::gtest GTest::gtest_main)
+  funcmesh_target_warnings(${name})
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+                       PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${arg_LABELS}")
+endfunction()
+
+function(funcmesh_add_mpi_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;TIMEOUT;THREADS" "RANKS;ARGS;LABELS")
+  if(NOT arg_TARGET OR NOT arg_RANKS)
+    message(FATAL_ERROR "funcmesh_add_mpi_test(${name}): TARGET and RANKS are required")
+  endif()
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 120)
+  endif()
+  if(NOT arg_THREADS)
+    set(arg_THREADS 1)
+  endif()
+  foreach(ranks IN LISTS arg_RANKS)
+    set(test_name ${name}_np${ranks})
+    add_test(NAME ${test_name}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
+                     $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
+    set_tests_properties(${test_name} PROPERTIES
+      TIMEOUT ${arg_TIMEOUT}
+      PROCESSORS ${ranks}
+      LABELS "mpi;${arg_LABELS}"
+      ENVIRONMENT "${FUNCMESH_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=${arg_THREADS}")
+  endforeach()
+endfunction()

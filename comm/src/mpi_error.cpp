@@ -1,0 +1,31 @@
+// Messages for MPI errors: the call, this process's rank, and MPI's own text.
+#include <funcmesh/comm/mpi_error.hpp>
+
+#include <string>
+
+namespace funcmesh {
+
+namespace {
+std::string describe(int code, std::string_view call, MPI_Comm comm) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  std::string rank = "?";
+  if (initialized && !finalized) {
+    int r = -1;
+    if (MPI_Comm_rank(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, &r) == MPI_SUCCESS)
+      rank = std::to_string(r);
+  }
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  return "rank " + rank + ": " + std::string(call) + " failed: " +
+         (length > 0 ? std::string(text, static_cast<std::size_t>(length))
+                     : "MPI error " + std::to_string(code));
+}
+}  // namespace
+
+mpi_error::mpi_error(int code, std::string_view call, MPI_Comm comm)
+    : error(describe(code, call, comm)), code_(code) {}
+
+}  // namespace funcmesh

@@ -1,0 +1,10 @@
+// funcmesh::framework in one include: everything that needs neither MPI nor METIS
+// (memory layer, and with later modules grid expressions, executors and time schemes).
+#pragma once
+
+#include <funcmesh/config.hpp>
+#include <funcmesh/core/device_macros.hpp>
+#include <funcmesh/core/error.hpp>
+#include <funcmesh/core/index.hpp>
+#include <funcmesh/core/vec.hpp>
+#include <funcmesh/memory/memory.hpp>
