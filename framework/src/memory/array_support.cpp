@@ -39,9 +39,12 @@ void check_stride_layout(index_t size, stride_layout layout, index_t elements) {
   // The largest location is reached at the largest wrapped index.
   index_t largest = (size - 1) / layout.divisor;
   if (layout.modulo > 0) largest = std::min(largest, layout.modulo - 1);
-  if (largest * layout.stride + layout.offset >= elements)
-    throw error(describe() + ": reaches element " +
-                std::to_string(largest * layout.stride + layout.offset) + ", past the end");
+  index_t location = 0;
+  if (__builtin_mul_overflow(largest, layout.stride, &location) ||
+      __builtin_add_overflow(location, layout.offset, &location))
+    throw error(describe() + ": its locations overflow a 64-bit index");
+  if (location >= elements)
+    throw error(describe() + ": reaches element " + std::to_string(location) + ", past the end");
 }
 
 }  // namespace funcmesh::detail

@@ -19,11 +19,16 @@ buffer::buffer() : state_(std::make_shared<detail::buffer_state>()) {}
 buffer::buffer(std::size_t bytes) : buffer() { state_->size_bytes = bytes; }
 
 buffer buffer::adopt(void* pointer, std::size_t bytes, memory_space space, deleter release) {
-  require_space(space);
+  if (!release) release = [](void*) {};
   if (pointer == nullptr && bytes > 0)
     throw error("buffer::adopt: null pointer for " + std::to_string(bytes) + " bytes in " +
                 to_string(space));
-  if (!release) release = [](void*) {};
+  try {
+    require_space(space);
+  } catch (...) {
+    release(pointer);  // ownership passed to adopt, which failed: let the memory go
+    throw;
+  }
   buffer result;
   auto& state = *result.state_;
   state.size_bytes = bytes;
@@ -126,6 +131,7 @@ void buffer::deep_copy_from(const buffer& source) {
     hold_source();
   }
 
+  // The copy is made in a space where the source is valid, preferring a device.
   memory_space space = host_space;
   std::size_t bytes = 0;
   std::size_t meaningful = 0;
@@ -140,10 +146,7 @@ void buffer::deep_copy_from(const buffer& source) {
     if (meaningful > 0) from = src.prepare(space, access_mode::read, true);
   }
   std::lock_guard guard(state_->mutex);
-  state_->resize(bytes, preserve::no);
-  void* to = state_->prepare(space, access_mode::write, false);
-  if (meaningful > 0) copy_bytes(space, to, space, from, meaningful);
-  state_->meaningful_bytes = meaningful;
+  state_->replace_contents(space, bytes, meaningful, space, from);
 }
 
 space_status buffer::status(memory_space space) const {

@@ -44,19 +44,18 @@ const space_record* buffer_state::valid_source_for(memory_space target) const {
   return best;
 }
 
-void buffer_state::allocate_record(space_record& record) {
-  const bool pinned = record.space.is_host() && want_pinned_host && size_bytes > 0;
+void buffer_state::allocate_record(space_record& record, std::size_t bytes) {
+  const bool pinned = record.space.is_host() && want_pinned_host && bytes > 0;
   if (pinned) {
-    auto allocation = allocate_pinned_host(size_bytes);
+    auto allocation = allocate_pinned_host(bytes);
     record.pointer = allocation.pointer;
     record.pinned_owner = allocation.owner;
   } else {
-    record.pointer =
-        memory_manager_for(record.space.kind).allocate(record.space.device, size_bytes);
+    record.pointer = memory_manager_for(record.space.kind).allocate(record.space.device, bytes);
   }
   record.pinned = pinned;
   record.allocated = true;
-  record.allocated_bytes = size_bytes;
+  record.allocated_bytes = bytes;
   record.valid = false;
 }
 
@@ -81,14 +80,38 @@ void buffer_state::free_record(space_record& record) noexcept {
 
 void buffer_state::reallocate_record(space_record& record, bool keep_contents) {
   space_record fresh{.space = record.space};
-  allocate_record(fresh);  // may throw: `record` is untouched then
+  allocate_record(fresh, size_bytes);  // may throw: `record` is untouched then
   if (keep_contents) {
     const std::size_t bytes = std::min(meaningful_bytes, record.allocated_bytes);
-    if (bytes > 0) copy_bytes(record.space, fresh.pointer, record.space, record.pointer, bytes);
+    try {
+      copy_bytes(record.space, fresh.pointer, record.space, record.pointer, bytes);
+    } catch (...) {
+      free_record(fresh);
+      throw;
+    }
     fresh.valid = true;
   }
   free_record(record);
   record = std::move(fresh);
+}
+
+void buffer_state::replace_contents(memory_space space, std::size_t bytes, std::size_t meaningful,
+                                    memory_space source_space, const void* source) {
+  require_space(space);
+  space_record fresh{.space = space};
+  allocate_record(fresh, bytes);
+  try {
+    copy_bytes(space, fresh.pointer, source_space, source, meaningful);
+  } catch (...) {
+    free_record(fresh);
+    throw;
+  }
+  for (auto& record : records) free_record(record);
+  records.clear();
+  fresh.valid = true;
+  records.push_back(std::move(fresh));
+  size_bytes = bytes;
+  meaningful_bytes = meaningful;
 }
 
 void* buffer_state::prepare(memory_space space, access_mode mode, bool copy_in) {
@@ -97,7 +120,7 @@ void* buffer_state::prepare(memory_space space, access_mode mode, bool copy_in) 
   const bool want_pinned = space.is_host() && want_pinned_host && size_bytes > 0;
   if (target.allocated && (target.allocated_bytes != size_bytes || target.pinned != want_pinned))
     reallocate_record(target, target.valid && copy_in);
-  if (!target.allocated) allocate_record(target);
+  if (!target.allocated) allocate_record(target, size_bytes);
 
   if (!target.valid) {
     if (copy_in && meaningful_bytes > 0) {

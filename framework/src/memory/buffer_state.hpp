@@ -63,8 +63,12 @@ struct buffer_state {
   const space_record* find_record(memory_space space) const;
   const space_record* valid_source_for(memory_space target) const;
   void* prepare(memory_space space, access_mode mode, bool copy_in);
-  void allocate_record(space_record& record);
+  void allocate_record(space_record& record, std::size_t bytes);
   void reallocate_record(space_record& record, bool keep_contents);
+  // Makes the contents a copy of `bytes` bytes (the first `meaningful` of them data) at
+  // `source`, held in `space`; on failure the old contents stay as they were.
+  void replace_contents(memory_space space, std::size_t bytes, std::size_t meaningful,
+                        memory_space source_space, const void* source);
   void free_record(space_record& record) noexcept;
   void resize(std::size_t bytes, preserve keep);
 

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -63,8 +64,11 @@ std::unique_ptr<memory_manager> make_host_memory_manager() {
 }
 
 void* pin_host_pages(std::size_t bytes) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  if (bytes > std::numeric_limits<std::size_t>::max() - page)
+    throw allocation_error(bytes, host_space, "larger than the address space (pinned)");
   const std::size_t rounded = page_rounded(bytes);
-  void* pointer = std::aligned_alloc(static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), rounded);
+  void* pointer = std::aligned_alloc(page, rounded);
   if (pointer == nullptr) throw allocation_error(bytes, host_space, "out of host memory (pinned)");
   if (mlock(pointer, rounded) != 0) {
     const int code = errno;

@@ -72,9 +72,11 @@ class registry {
   int next_custom_ = 2;
 };
 
+// Never destroyed: buffers with static storage may free memory during exit, after
+// every function-local static would have been destroyed.
 registry& the_registry() {
-  static registry instance;
-  return instance;
+  static registry* instance = new registry;
+  return *instance;
 }
 
 const char* kind_hint(space_kind kind) {

@@ -86,6 +86,7 @@ void buffer_state::acquire(std::unique_lock<std::mutex>& lock, token& holder, ac
   };
 
   if (auto own = find_own(); own != holders.end()) {
+    own->thread = me;  // a token may have moved to this thread since it was granted
     if (own->mode == access_mode::write || mode == access_mode::read) return;
     // Upgrade from reading to writing: wait until this token is the only holder.
     if (holders.size() == 1) {
@@ -96,17 +97,24 @@ void buffer_state::acquire(std::unique_lock<std::mutex>& lock, token& holder, ac
       throw token_error(
           "token requests a buffer for writing while another token of the same thread reads "
           "it: waiting would deadlock (release that token, or use one token for both)");
-    if (std::any_of(holders.begin(), holders.end(),
-                    [](const lock_holder& h) { return h.upgrading; }))
-      throw token_error(
-          "two tokens that both read a buffer asked to write it: each would wait for the other "
-          "(release the read before writing)");
-    own->upgrading = true;
-    changed.wait(lock, [&] { return holders.size() == 1; });
-    own = find_own();
-    own->upgrading = false;
-    own->mode = access_mode::write;
-    return;
+    const bool another_upgrade = std::any_of(holders.begin(), holders.end(),
+                                             [](const lock_holder& h) { return h.upgrading; });
+    if (!another_upgrade) {
+      own->upgrading = true;
+      changed.wait(lock, [&] { return holders.size() == 1; });
+      own = find_own();
+      own->upgrading = false;
+      own->mode = access_mode::write;
+      return;
+    }
+    // Two readers both want to write: each would wait for the other to leave. This one
+    // gives up its read hold and queues as the next writer, ahead of later arrivals.
+    holders.erase(own);
+    lock_waiter waiter{holder.id_, access_mode::write, me};
+    queue.push_front(&waiter);
+    changed.notify_all();  // the other upgrader may now be alone
+    changed.wait(lock, [&] { return waiter.granted; });
+    return;  // `holder.held_` already lists this buffer
   }
 
   if (queue.empty() && compatible(mode)) {

@@ -79,8 +79,14 @@ class array {
 
   // Takes ownership of `size` elements at `pointer` in `space`; `release` is called once.
   static array adopt(T* pointer, index_t size, memory_space space, deleter release) {
-    return array(
-        buffer::adopt(pointer, detail::checked_bytes(size, sizeof(T)), space, std::move(release)));
+    std::size_t bytes = 0;
+    try {
+      bytes = detail::checked_bytes(size, sizeof(T));
+    } catch (...) {
+      if (release) release(pointer);  // ownership passed, as with buffer::adopt
+      throw;
+    }
+    return array(buffer::adopt(pointer, bytes, space, std::move(release)));
   }
 
   index_t size() const { return static_cast<index_t>(buffer_.size_bytes() / sizeof(T)); }

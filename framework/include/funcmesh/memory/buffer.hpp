@@ -39,18 +39,24 @@ class buffer {
  public:
   buffer();
   explicit buffer(std::size_t bytes);
+  // Copies (and moves, which copy) share the state, so no buffer is ever left empty.
+  buffer(const buffer&) = default;
+  buffer& operator=(const buffer&) = default;
 
   // Adopts memory the caller allocated in `space` (host or device); `release` is called
   // exactly once, when the last copy of the buffer is destroyed or the memory is
-  // replaced (a resize, a device reset). The contents are taken as valid.
+  // replaced (a resize, a device reset), or at once if adopt throws (an absent
+  // device): ownership always passes, as with std::shared_ptr. The contents are taken
+  // as valid.
   static buffer adopt(void* pointer, std::size_t bytes, memory_space space, deleter release);
 
   std::size_t size_bytes() const;
 
   // Records the new size; no memory moves until a pointer is requested. With
   // preserve::yes the first min(old, new) bytes survive (the rest is uninitialized);
-  // with preserve::no every copy is dropped and the contents are uninitialized. Needs
-  // the buffer for writing: waits for other holders, or uses `holder` if it holds it.
+  // with preserve::no every copy is dropped and the contents are uninitialized. The
+  // same size as now changes nothing. Needs the buffer for writing: waits for other
+  // holders, or uses `holder` if it holds it.
   void set_size(std::size_t bytes, preserve keep, token& holder);
   void set_size(std::size_t bytes, preserve keep = preserve::no);
 

@@ -67,13 +67,16 @@ class strided_array {
   index_t size() const { return size_; }
   stride_layout layout() const { return layout_; }
 
+  // The layout is checked once the buffer is held, so its size cannot change under us.
   strided_view<const T> read_view(memory_space space, token& holder) const {
+    const auto* data = static_cast<const T*>(storage_.read_pointer(space, holder));
     check();
-    return {static_cast<const T*>(storage_.read_pointer(space, holder)), size_, layout_};
+    return {data, size_, layout_};
   }
   strided_view<T> write_view(memory_space space, token& holder) {
+    auto* data = static_cast<T*>(storage_.write_pointer(space, holder));
     check();
-    return {static_cast<T*>(storage_.write_pointer(space, holder)), size_, layout_};
+    return {data, size_, layout_};
   }
 
  private:

@@ -15,7 +15,14 @@ struct buffer_state;
 
 // A token belongs to the thread that uses it; one thread may hold several tokens. A
 // request that would wait on a hold of another token of the same thread throws
-// token_error instead of deadlocking.
+// token_error instead of deadlocking. A token that holds buffers may move to another
+// thread, but that thread should use it (request a pointer) before it relies on the
+// deadlock check: the check knows a hold's thread from its last request.
+//
+// A token that reads a buffer may then write it: it waits until the other readers have
+// left. If another reader is already waiting to write, this token gives up its read
+// hold and becomes the next writer instead (its earlier pointers may see changes made
+// by that writer, so request them again after write_pointer returns).
 class token {
  public:
   token();

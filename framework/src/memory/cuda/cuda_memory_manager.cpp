@@ -6,7 +6,9 @@
 #include <cuda_runtime_api.h>
 
 #include <mutex>
+#include <set>
 #include <string>
+#include <utility>
 
 namespace funcmesh::detail {
 
@@ -74,6 +76,9 @@ class cuda_memory_manager final : public memory_manager {
     cudaFree(pointer);  // errors at exit (driver unloading) cannot be acted on
     cudaSetDevice(previous);
   }
+  // cudaMemcpy returns before a device-to-device copy, or the DMA of a pageable
+  // host-to-device copy, has finished: the manager promises synchronous copies, so it
+  // waits for the legacy default stream (which the copy ran on) every time.
   void copy_to_host(int device, void* destination, const void* source, std::size_t bytes) override {
     device_scope scope(device);
     device_scope::check(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost), device,
@@ -84,19 +89,24 @@ class cuda_memory_manager final : public memory_manager {
     device_scope scope(device);
     device_scope::check(cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice), device,
                         "cudaMemcpy (host to device)");
+    device_scope::check(cudaStreamSynchronize(cudaStreamLegacy), device, "cudaStreamSynchronize");
   }
   void copy_between(int destination_device, void* destination, int source_device,
                     const void* source, std::size_t bytes) override {
+    device_scope scope(destination_device);
     if (destination_device == source_device) {
-      device_scope scope(destination_device);
       device_scope::check(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToDevice),
                           destination_device, "cudaMemcpy (device to device)");
     } else {
-      // Peer copy: direct over NVLink/PCIe where peer access exists; never via our host.
+      // Direct over NVLink/PCIe where the devices can reach each other; the driver
+      // stages through its own memory only where they cannot.
+      enable_peer_access(destination_device, source_device);
       device_scope::check(
           cudaMemcpyPeer(destination, destination_device, source, source_device, bytes),
           destination_device, "cudaMemcpyPeer");
     }
+    device_scope::check(cudaStreamSynchronize(cudaStreamLegacy), destination_device,
+                        "cudaStreamSynchronize");
   }
   void* allocate_pinned_host(std::size_t bytes) override {
     void* pointer = nullptr;
@@ -109,6 +119,21 @@ class cuda_memory_manager final : public memory_manager {
   void deallocate_pinned_host(void* pointer) noexcept override { cudaFreeHost(pointer); }
 
  private:
+  // Once per pair: lets `destination` read `source`'s memory directly.
+  void enable_peer_access(int destination, int source) {
+    std::lock_guard guard(peer_mutex_);
+    if (!peers_enabled_.insert({destination, source}).second) return;
+    int possible = 0;
+    if (cudaDeviceCanAccessPeer(&possible, destination, source) != cudaSuccess || !possible) {
+      cudaGetLastError();
+      return;
+    }
+    const cudaError_t status = cudaDeviceEnablePeerAccess(source, 0);  // current: destination
+    if (status != cudaSuccess && status != cudaErrorPeerAccessAlreadyEnabled)
+      device_scope::check(status, destination, "cudaDeviceEnablePeerAccess");
+    cudaGetLastError();
+  }
+
   void probe() const {
     std::call_once(probed_, [this] {
       int count = 0;
@@ -123,6 +148,8 @@ class cuda_memory_manager final : public memory_manager {
       }
     });
   }
+  std::mutex peer_mutex_;
+  std::set<std::pair<int, int>> peers_enabled_;
   mutable std::once_flag probed_;
   mutable int count_ = 0;
   mutable std::string reason_;
