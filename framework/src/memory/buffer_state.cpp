@@ -78,18 +78,28 @@ void buffer_state::free_record(space_record& record) noexcept {
   record = space_record{.space = record.space};
 }
 
+space_record buffer_state::fresh_copy(memory_space space, std::size_t bytes,
+                                      memory_space source_space, const void* source,
+                                      std::size_t copied) {
+  space_record fresh{.space = space};
+  allocate_record(fresh, bytes);  // may throw: nothing has changed then
+  try {
+    copy_bytes(space, fresh.pointer, source_space, source, copied);
+  } catch (...) {
+    free_record(fresh);
+    throw;
+  }
+  fresh.valid = true;
+  return fresh;
+}
+
 void buffer_state::reallocate_record(space_record& record, bool keep_contents) {
   space_record fresh{.space = record.space};
-  allocate_record(fresh, size_bytes);  // may throw: `record` is untouched then
   if (keep_contents) {
-    const std::size_t bytes = std::min(meaningful_bytes, record.allocated_bytes);
-    try {
-      copy_bytes(record.space, fresh.pointer, record.space, record.pointer, bytes);
-    } catch (...) {
-      free_record(fresh);
-      throw;
-    }
-    fresh.valid = true;
+    fresh = fresh_copy(record.space, size_bytes, record.space, record.pointer,
+                       std::min(meaningful_bytes, record.allocated_bytes));
+  } else {
+    allocate_record(fresh, size_bytes);
   }
   free_record(record);
   record = std::move(fresh);
@@ -98,17 +108,9 @@ void buffer_state::reallocate_record(space_record& record, bool keep_contents) {
 void buffer_state::replace_contents(memory_space space, std::size_t bytes, std::size_t meaningful,
                                     memory_space source_space, const void* source) {
   require_space(space);
-  space_record fresh{.space = space};
-  allocate_record(fresh, bytes);
-  try {
-    copy_bytes(space, fresh.pointer, source_space, source, meaningful);
-  } catch (...) {
-    free_record(fresh);
-    throw;
-  }
+  space_record fresh = fresh_copy(space, bytes, source_space, source, meaningful);
   for (auto& record : records) free_record(record);
   records.clear();
-  fresh.valid = true;
   records.push_back(std::move(fresh));
   size_bytes = bytes;
   meaningful_bytes = meaningful;

@@ -65,6 +65,10 @@ struct buffer_state {
   void* prepare(memory_space space, access_mode mode, bool copy_in);
   void allocate_record(space_record& record, std::size_t bytes);
   void reallocate_record(space_record& record, bool keep_contents);
+  // A new valid copy in `space` of `bytes` bytes, the first `copied` taken from
+  // `source`; on failure nothing is allocated and nothing else changes.
+  space_record fresh_copy(memory_space space, std::size_t bytes, memory_space source_space,
+                          const void* source, std::size_t copied);
   // Makes the contents a copy of `bytes` bytes (the first `meaningful` of them data) at
   // `source`, held in `space`; on failure the old contents stay as they were.
   void replace_contents(memory_space space, std::size_t bytes, std::size_t meaningful,

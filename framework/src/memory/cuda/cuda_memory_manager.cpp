@@ -76,9 +76,9 @@ class cuda_memory_manager final : public memory_manager {
     cudaFree(pointer);  // errors at exit (driver unloading) cannot be acted on
     cudaSetDevice(previous);
   }
-  // cudaMemcpy returns before a device-to-device copy, or the DMA of a pageable
-  // host-to-device copy, has finished: the manager promises synchronous copies, so it
-  // waits for the legacy default stream (which the copy ran on) every time.
+  // The manager promises synchronous copies. Device to host, cudaMemcpy already is; it
+  // returns before a device-to-device copy, or the DMA of a pageable host-to-device
+  // copy, has finished, so those wait for the legacy default stream they ran on.
   void copy_to_host(int device, void* destination, const void* source, std::size_t bytes) override {
     device_scope scope(device);
     device_scope::check(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost), device,
