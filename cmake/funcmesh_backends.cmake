@@ -32,6 +32,11 @@ if(FUNCMESH_ENABLE_MPI)
   string(APPEND FUNCMESH_UMBRELLA_INCLUDES "#include <funcmesh/comm.hpp>\n")
 endif()
 
+set(FUNCMESH_BACKEND_INCLUDES "")
+foreach(backend IN LISTS FUNCMESH_BACKENDS)
+  string(APPEND FUNCMESH_BACKEND_INCLUDES "#include <funcmesh/exec/${backend}/backend.hpp>\n")
+endforeach()
+
 set(FUNCMESH_MANAGER_DECLARATIONS "")
 set(FUNCMESH_MANAGER_CALLS "")
 foreach(manager IN LISTS FUNCMESH_MEMORY_MANAGERS)
@@ -44,5 +49,7 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/config.hpp.in
                ${FUNCMESH_GENERATED_INCLUDE_DIR}/funcmesh/config.hpp @ONLY)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/funcmesh.hpp.in
                ${FUNCMESH_GENERATED_INCLUDE_DIR}/funcmesh/funcmesh.hpp @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/backends.hpp.in
+               ${FUNCMESH_GENERATED_INCLUDE_DIR}/funcmesh/exec/backends.hpp @ONLY)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/builtin_memory_managers.cpp.in
                ${PROJECT_BINARY_DIR}/generated/src/builtin_memory_managers.cpp @ONLY)

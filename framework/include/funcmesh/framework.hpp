@@ -7,4 +7,10 @@
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/core/vec.hpp>
+#include <funcmesh/exec/dispatch.hpp>
+#include <funcmesh/exec/executor.hpp>
+#include <funcmesh/exec/thread_policy.hpp>
+#include <funcmesh/expr/expr.hpp>
 #include <funcmesh/memory/memory.hpp>
+#include <funcmesh/reduce/exact_sum.hpp>
+#include <funcmesh/reduce/reduce.hpp>

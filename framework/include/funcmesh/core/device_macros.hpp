@@ -17,3 +17,22 @@
 #else
 #define FUNCMESH_IN_DEVICE_CODE 0
 #endif
+
+// Placed before a FUNCMESH_DEVICE template that may wrap a host-only callable: nvcc then
+// checks the call only where it is instantiated for the device, instead of warning about
+// every host instantiation.
+#if defined(__CUDACC__)
+#define FUNCMESH_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+#else
+#define FUNCMESH_EXEC_CHECK_DISABLE
+#endif
+
+// Whether a type may be copied into a kernel (trivially copyable). nvcc's host pass sees
+// extended lambdas with captures as wrapper types that are not trivially copyable (nor
+// complete, in traits), so the check is left to the host compilers, which build the same
+// expressions in the host tests.
+#if defined(__CUDACC__)
+#define FUNCMESH_KERNEL_COPYABLE(...) true
+#else
+#define FUNCMESH_KERNEL_COPYABLE(...) (std::is_trivially_copyable_v<__VA_ARGS__>)
+#endif

@@ -31,3 +31,85 @@ struct vec {
 };
 
 }  // namespace funcmesh
+
+namespace funcmesh {
+
+// Component-wise arithmetic, so that grid expressions over vec values (a cell's
+// conserved variables) read like scalar ones: u + dt * k, u / volume.
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N> operator+(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<T, N> r{};
+  for (int k = 0; k < N; ++k) r[k] = a[k] + b[k];
+  return r;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N> operator-(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<T, N> r{};
+  for (int k = 0; k < N; ++k) r[k] = a[k] - b[k];
+  return r;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N> operator-(const vec<T, N>& a) {
+  vec<T, N> r{};
+  for (int k = 0; k < N; ++k) r[k] = -a[k];
+  return r;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N> operator*(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<T, N> r{};
+  for (int k = 0; k < N; ++k) r[k] = a[k] * b[k];
+  return r;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N> operator/(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<T, N> r{};
+  for (int k = 0; k < N; ++k) r[k] = a[k] / b[k];
+  return r;
+}
+template <class T, int N, class S>
+requires std::is_arithmetic_v<S> FUNCMESH_DEVICE constexpr vec<T, N> operator*(S s,
+                                                                               const vec<T, N>& a) {
+  vec<T, N> r{};
+  for (int k = 0; k < N; ++k) r[k] = static_cast<T>(s) * a[k];
+  return r;
+}
+template <class T, int N, class S>
+requires std::is_arithmetic_v<S> FUNCMESH_DEVICE constexpr vec<T, N> operator*(const vec<T, N>& a,
+                                                                               S s) {
+  return s * a;
+}
+template <class T, int N, class S>
+requires std::is_arithmetic_v<S> FUNCMESH_DEVICE constexpr vec<T, N> operator/(const vec<T, N>& a,
+                                                                               S s) {
+  vec<T, N> r{};
+  for (int k = 0; k < N; ++k) r[k] = a[k] / static_cast<T>(s);
+  return r;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N>& operator+=(vec<T, N>& a, const vec<T, N>& b) {
+  return a = a + b;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N>& operator-=(vec<T, N>& a, const vec<T, N>& b) {
+  return a = a - b;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N>& operator*=(vec<T, N>& a, const vec<T, N>& b) {
+  return a = a * b;
+}
+template <class T, int N>
+FUNCMESH_DEVICE constexpr vec<T, N>& operator/=(vec<T, N>& a, const vec<T, N>& b) {
+  return a = a / b;
+}
+template <class T, int N, class S>
+requires std::is_arithmetic_v<S> FUNCMESH_DEVICE constexpr vec<T, N>& operator*=(vec<T, N>& a,
+                                                                                 S s) {
+  return a = a * s;
+}
+template <class T, int N, class S>
+requires std::is_arithmetic_v<S> FUNCMESH_DEVICE constexpr vec<T, N>& operator/=(vec<T, N>& a,
+                                                                                 S s) {
+  return a = a / s;
+}
+
+}  // namespace funcmesh

@@ -1,0 +1,82 @@
+// The CUDA backend: a templated grid-stride kernel that takes the loop body by value,
+// Thrust/CUB for reductions. Launch and execution errors are thrown as device_error naming
+// the kernel; every call synchronizes its stream before returning, so host code may use
+// the results at once.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <cuda_runtime.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+
+#include <funcmesh/exec/backend.hpp>
+#include <funcmesh/exec/cuda/cuda_support.hpp>
+#include <funcmesh/exec/thread_policy.hpp>
+
+namespace funcmesh::exec {
+
+namespace cuda_detail {
+template <class Body>
+__global__ void for_each_kernel(Body body, index_t begin, index_t end) {
+  const index_t stride = static_cast<index_t>(blockDim.x) * gridDim.x;
+  for (index_t i = begin + static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < end;
+       i += stride) {
+    body(i);
+  }
+}
+
+template <class Map>
+struct index_map {
+  Map map;
+  __host__ __device__ auto operator()(index_t i) const { return map(i); }
+};
+}  // namespace cuda_detail
+
+template <>
+struct backend<executor_kind::cuda, nvcc_compiler> {
+  static constexpr int threads_per_block = 256;
+
+  template <class Body>
+  static void for_each(const executor& chosen, index_t begin, index_t end, const Body& body, bool,
+                       std::string_view label) {
+    detail::record_actual_threads(1);
+    if (end <= begin) return;
+    cuda_detail::device_guard on(chosen.device());
+    auto stream = static_cast<cudaStream_t>(chosen.stream());
+    cuda_detail::for_each_kernel<<<cuda_detail::block_count(end - begin, threads_per_block),
+                                   threads_per_block, 0, stream>>>(body, begin, end);
+    cuda_detail::check(cudaGetLastError(), "launch", label);
+    cuda_detail::check(cudaStreamSynchronize(stream), "execution", label);
+  }
+
+  template <class T, class Map, class Combine>
+  static T transform_reduce(const executor& chosen, index_t begin, index_t end, T init,
+                            const Map& map, const Combine& combine, bool, std::string_view label) {
+    detail::record_actual_threads(1);
+    if (end <= begin) return init;
+    cuda_detail::device_guard on(chosen.device());
+    auto stream = static_cast<cudaStream_t>(chosen.stream());
+    T result = init;
+    try {
+      result = thrust::transform_reduce(
+          thrust::cuda::par.on(stream), thrust::counting_iterator<index_t>(begin),
+          thrust::counting_iterator<index_t>(end), cuda_detail::index_map<Map>{map}, init, combine);
+    } catch (const std::exception& failure) {
+      throw device_error("funcmesh: CUDA reduction '" + std::string(label) +
+                         "' failed: " + failure.what());
+    }
+    cuda_detail::check(cudaStreamSynchronize(stream), "execution", label);
+    return result;
+  }
+
+  template <class Acc, class Add>
+  static Acc accumulate(const executor& chosen, index_t begin, index_t end, const Add& add, bool,
+                        std::string_view label);
+};
+
+}  // namespace funcmesh::exec
+
+#include <funcmesh/exec/cuda/accumulate.cuh>

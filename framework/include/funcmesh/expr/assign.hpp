@@ -1,0 +1,195 @@
+// Assignment statements and the one parallel loop that runs them: set(u, e) (u = e),
+// add_to(u, e) (u += e), ...; run(options, s1, s2, ...) runs several statements fused in
+// one loop, in order at each index, over the owned range unless told otherwise.
+//
+// A target read through a proxy by any statement of the loop is refused with
+// aliasing_error (other iterations would read values being overwritten); reading a target
+// at the index being written (u = 2 * u) is fine.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <funcmesh/exec/dispatch.hpp>
+#include <funcmesh/expr/detail/pack.hpp>
+#include <funcmesh/expr/grid_expression.hpp>
+#include <funcmesh/expr/iteration_space.hpp>
+
+namespace funcmesh {
+
+namespace assign_ops {
+struct set {
+  template <class T, class V>
+  FUNCMESH_DEVICE constexpr void operator()(T& target, const V& value) const {
+    target = static_cast<T>(value);
+  }
+};
+struct add {
+  template <class T, class V>
+  FUNCMESH_DEVICE constexpr void operator()(T& target, const V& value) const {
+    target = static_cast<T>(target + value);
+  }
+};
+struct subtract {
+  template <class T, class V>
+  FUNCMESH_DEVICE constexpr void operator()(T& target, const V& value) const {
+    target = static_cast<T>(target - value);
+  }
+};
+struct multiply {
+  template <class T, class V>
+  FUNCMESH_DEVICE constexpr void operator()(T& target, const V& value) const {
+    target = static_cast<T>(target * value);
+  }
+};
+struct divide {
+  template <class T, class V>
+  FUNCMESH_DEVICE constexpr void operator()(T& target, const V& value) const {
+    target = static_cast<T>(target / value);
+  }
+};
+}  // namespace assign_ops
+
+// target op= expression, not yet run.
+template <class T, class Tag, class E, class Op>
+struct statement {
+  using target_type = grid_function<T, Tag>;
+  using expression_type = E;
+  using operation = Op;
+  static_assert(std::is_same_v<typename E::tag_type, Tag> ||
+                    std::is_same_v<typename E::tag_type, any_tag>,
+                "funcmesh: the expression's grid kind differs from the target's (assigning "
+                "a faces expression to a cells function, for example)");
+  static_assert(std::is_convertible_v<typename E::value_type, T> ||
+                    std::is_constructible_v<T, typename E::value_type>,
+                "funcmesh: the expression's value type does not convert to the target's");
+
+  target_type* target;
+  E expression;
+};
+
+#define FUNCMESH_STATEMENT(name, op)                                                   \
+  template <class T, class Tag, class E>                                               \
+  auto name(grid_function<T, Tag>& target, const E& expression) {                      \
+    return statement<T, Tag, node_t<E>, assign_ops::op>{&target, as_node(expression)}; \
+  }
+FUNCMESH_STATEMENT(set, set)
+FUNCMESH_STATEMENT(add_to, add)
+FUNCMESH_STATEMENT(subtract_from, subtract)
+FUNCMESH_STATEMENT(multiply_by, multiply)
+FUNCMESH_STATEMENT(divide_by, divide)
+#undef FUNCMESH_STATEMENT
+
+namespace detail {
+
+// What the kernel runs for one statement: the target's view and the bound expression.
+template <class T, class Op, class Bound>
+struct bound_statement {
+  view<T> target;
+  Bound expression;
+  FUNCMESH_DEVICE void operator()(index_t i) const { Op{}(target[i], expression[i]); }
+};
+
+template <class... Statements>
+struct fused_body {
+  pack<Statements...> statements;
+  FUNCMESH_DEVICE void operator()(index_t i) const {
+    run_at(i, std::index_sequence_for<Statements...>{});
+  }
+  template <std::size_t... I>
+  FUNCMESH_DEVICE void run_at(index_t i, std::index_sequence<I...>) const {
+    (get<I>(statements)(i), ...);
+  }
+};
+
+// The loop counter k visits list[k].
+template <class Body>
+struct listed_body {
+  Body body;
+  view<const index_t> list;
+  FUNCMESH_DEVICE void operator()(index_t k) const { body(list[k]); }
+};
+
+template <class S>
+bool reads_target_at_own_index(const S& s, const grid_function_base& target) {
+  bool reads = false;
+  auto visitor = [&](const grid_function_base& read, read_mode) {
+    reads = reads || read.storage().shares_with(target.storage());
+  };
+  s.expression.visit(visitor);
+  return reads;
+}
+
+template <class S, class... All>
+void check_aliasing(const S& s, const All&... all) {
+  auto visitor = [&](const grid_function_base& read, read_mode mode) {
+    (check_not_aliased(*all.target, read, mode), ...);
+  };
+  s.expression.visit(visitor);
+}
+
+std::string assignment_label(const grid_function_base& target, std::size_t fused);
+void check_fused_sizes(const grid_function_base& first, const grid_function_base& other);
+
+template <class S>
+auto bind_statement(const S& s, binder& b, bool whole_target) {
+  using T = typename S::target_type::value_type;
+  const bool overwrite = whole_target && std::is_same_v<typename S::operation, assign_ops::set> &&
+                         !reads_target_at_own_index(s, *s.target);
+  auto* pointer = static_cast<T*>(b.bind_target(*s.target, overwrite));
+  return pointer;
+}
+
+template <class S>
+using bound_statement_t =
+    bound_statement<typename S::target_type::value_type, typename S::operation,
+                    decltype(std::declval<const typename S::expression_type&>().bind(
+                        std::declval<binder&>()))>;
+
+template <class Targets, std::size_t... I, class... S>
+auto make_fused_body(binder& b, const Targets& targets, std::index_sequence<I...>,
+                     const S&... statements) {
+  return fused_body<bound_statement_t<S>...>{make_pack(bound_statement_t<S>{
+      view<typename S::target_type::value_type>(get<I>(targets), statements.target->total_size()),
+      statements.expression.bind(b)}...)};
+}
+
+}  // namespace detail
+
+// Runs the statements in one loop on options.on (the default executor when empty) over
+// options.over, resolved against the first statement's target. Every target must have the
+// same sizes. Returns when the values are written.
+template <class Compiler = exec::this_compiler, class... S>
+void run(const run_options& options, const S&... statements) {
+  static_assert(sizeof...(S) > 0, "funcmesh::run needs at least one statement");
+  const auto& first = *std::get<0>(std::forward_as_tuple(statements...)).target;
+  (detail::check_fused_sizes(first, *statements.target), ...);
+  (detail::check_aliasing(statements, statements...), ...);
+
+  constexpr bool serial_only = (S::expression_type::serial_only || ...);
+  const executor chosen =
+      exec::effective_executor(options.on.value_or(default_executor()), serial_only);
+  const index_range range = options.over.resolve(first);
+  const bool whole = options.over.what() != iteration_space::kind::list && range.begin == 0 &&
+                     range.end == first.total_size();
+
+  token holder;
+  binder b(chosen.space(), holder);
+  // Targets first, so that reads of a target reuse its writable pointer.
+  auto targets = detail::make_pack(detail::bind_statement(statements, b, whole)...);
+  auto body = detail::make_fused_body(b, targets, std::index_sequence_for<S...>{}, statements...);
+
+  const std::string label = detail::assignment_label(first, sizeof...(S));
+  if (options.over.what() == iteration_space::kind::list) {
+    const array<index_t>& list = *options.over.indices();
+    detail::listed_body<decltype(body)> listed{body, list.read_view(chosen.space(), holder)};
+    exec::for_each<Compiler>(chosen, range.begin, range.end, listed, serial_only, label);
+  } else {
+    exec::for_each<Compiler>(chosen, range.begin, range.end, body, serial_only, label);
+  }
+  (statements.target->mark_written(), ...);
+}
+
+}  // namespace funcmesh

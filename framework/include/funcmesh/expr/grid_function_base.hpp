@@ -1,0 +1,95 @@
+// grid_function_base: the part of a grid function that is not a template (its name,
+// sizes, storage and write count), and the binder that turns an expression's grid
+// functions into views in one memory space for one loop.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <funcmesh/core/error.hpp>
+#include <funcmesh/core/index.hpp>
+#include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/memory_space.hpp>
+#include <funcmesh/memory/token.hpp>
+
+namespace funcmesh {
+
+// How an expression reads a grid function: at the index being computed, or at any
+// index through a proxy (neighbours, indirection).
+enum class read_mode { own_index, proxy };
+
+// An assignment whose target is also read through a proxy: other iterations would read
+// values this loop is overwriting.
+class aliasing_error : public error {
+ public:
+  using error::error;
+};
+
+class grid_function_base {
+ public:
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  // Values this rank computes: indices [0, owned_size()).
+  index_t owned_size() const { return owned_size_; }
+  // Owned values followed by halo copies of other ranks' values.
+  index_t total_size() const { return total_size_; }
+  index_t halo_size() const { return total_size_ - owned_size_; }
+
+  buffer& storage() { return storage_; }
+  const buffer& storage() const { return storage_; }
+
+  // Incremented by every assignment that writes this function. The comm layer compares it
+  // with the count at its last halo exchange to know whether the halo is stale.
+  std::uint64_t write_count() const { return write_count_; }
+  void mark_written() { ++write_count_; }
+
+  // "grid function 'u'" or "an unnamed grid function", for messages.
+  std::string describe() const;
+
+ protected:
+  grid_function_base(std::string name, index_t owned_size, index_t total_size,
+                     std::size_t element_size);
+  grid_function_base(const grid_function_base& other);  // deep copy of the values
+  grid_function_base(grid_function_base&&) noexcept = default;
+  grid_function_base& operator=(const grid_function_base& other);
+  grid_function_base& operator=(grid_function_base&&) noexcept = default;
+  ~grid_function_base() = default;
+  void swap_with(grid_function_base& other) noexcept;
+
+ private:
+  std::string name_;
+  index_t owned_size_ = 0;
+  index_t total_size_ = 0;
+  buffer storage_;
+  std::uint64_t write_count_ = 0;
+};
+
+// Acquires, with one token, the pointers a loop needs in one space: targets for writing
+// first, then everything read. A read of a target returns the target's own pointer (one
+// token cannot wait on itself).
+class binder {
+ public:
+  binder(memory_space space, token& holder) : space_(space), holder_(&holder) {}
+
+  memory_space space() const { return space_; }
+  // Writes keep values outside the loop's range (halo, other indices); `overwrite`
+  // skips copying old contents when the loop writes every index.
+  void* bind_target(grid_function_base& target, bool overwrite);
+  const void* bind_read(const grid_function_base& function);
+
+ private:
+  struct bound_target {
+    const grid_function_base* function;
+    void* pointer;
+  };
+  memory_space space_;
+  token* holder_;
+  std::vector<bound_target> targets_;
+};
+
+// Throws aliasing_error when `read` (read through a proxy) is `target`.
+void check_not_aliased(const grid_function_base& target, const grid_function_base& read,
+                       read_mode mode);
+
+}  // namespace funcmesh

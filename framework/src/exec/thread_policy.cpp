@@ -1,0 +1,180 @@
+// The auto-threading settings (process-wide atomics, resolved from the environment at first
+// use), the per-thread record of the last loop, and PDL's choice of the dimension to split.
+#include <funcmesh/core/error.hpp>
+#include <funcmesh/exec/thread_policy.hpp>
+
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <thread>
+
+namespace funcmesh::exec {
+
+namespace {
+
+// -1: not resolved yet. A setter that runs first wins, and the environment is never read.
+constexpr int unresolved = -1;
+std::atomic<int> target_setting{unresolved};
+std::atomic<index_t> min_size_setting{unresolved};
+
+thread_local int last_threads = 1;
+thread_local int last_dimension = -1;
+
+// Resolves an unresolved setting once: several threads may compute the value at the same
+// time, but only the first store lands, and a concurrent setter is never overwritten.
+template <class T, class Compute>
+T resolve(std::atomic<T>& setting, const Compute& compute) {
+  T value = setting.load(std::memory_order_acquire);
+  if (value != unresolved) return value;
+  T computed = compute();  // may throw: the setting stays unresolved
+  if (setting.compare_exchange_strong(value, computed, std::memory_order_acq_rel)) return computed;
+  return value;  // someone else resolved or set it first
+}
+
+std::string quoted(std::string_view name, std::string_view text) {
+  std::string out(name);
+  out += "='";
+  out += text;
+  out += '\'';
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::optional<index_t> parse_count(std::string_view name, const char* text, index_t max) {
+  if (text == nullptr) return std::nullopt;
+  const std::string_view s(text);
+  // from_chars alone would accept a leading '-'; only plain digits are a count.
+  const bool digits_first = !s.empty() && s.front() >= '0' && s.front() <= '9';
+  index_t value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (!digits_first || (ec != std::errc{} && ec != std::errc::result_out_of_range) ||
+      end != s.data() + s.size()) {
+    throw error(quoted(name, s) + " is not a non-negative integer");
+  }
+  if (ec == std::errc::result_out_of_range || value > max) {
+    throw error(quoted(name, s) + " is too large (at most " + std::to_string(max) + ")");
+  }
+  return value;
+}
+
+int default_threads_target(const char* omp_num_threads) {
+  if (omp_num_threads != nullptr) {
+    // OpenMP allows spaces around the entries; the first entry is the outermost level.
+    std::string_view s(omp_num_threads);
+    s = s.substr(0, s.find(','));
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    int value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (!s.empty() && ec == std::errc{} && end == s.data() + s.size() && value > 0) return value;
+  }
+  const unsigned cpus = std::thread::hardware_concurrency();  // online CPUs; 0 if unknown
+  if (cpus == 0) return 1;
+  return cpus > static_cast<unsigned>(std::numeric_limits<int>::max())
+             ? std::numeric_limits<int>::max()
+             : static_cast<int>(cpus);
+}
+
+void record_actual_threads(int threads, int split_dimension) noexcept {
+  last_threads = threads > 1 ? threads : 1;
+  last_dimension = threads > 1 ? split_dimension : -1;
+}
+
+}  // namespace detail
+
+int threads_target() {
+  return resolve(target_setting, [] {
+    const auto env =
+        detail::parse_count("FUNCMESH_THREADS_TARGET", std::getenv("FUNCMESH_THREADS_TARGET"),
+                            std::numeric_limits<int>::max());
+    if (env) return static_cast<int>(*env);
+    return detail::default_threads_target(std::getenv("OMP_NUM_THREADS"));
+  });
+}
+
+void set_threads_target(int n) {
+  if (n < 0) throw error("set_threads_target(" + std::to_string(n) + "): must be >= 0");
+  target_setting.store(n, std::memory_order_release);
+}
+
+index_t parallel_min_size() {
+  return resolve(min_size_setting, [] {
+    const auto env =
+        detail::parse_count("FUNCMESH_PARALLEL_MIN_SIZE", std::getenv("FUNCMESH_PARALLEL_MIN_SIZE"),
+                            std::numeric_limits<index_t>::max());
+    return env ? *env : default_parallel_min_size;
+  });
+}
+
+void set_parallel_min_size(index_t n) {
+  if (n < 0) throw error("set_parallel_min_size(" + std::to_string(n) + "): must be >= 0");
+  min_size_setting.store(n, std::memory_order_release);
+}
+
+int last_actual_threads() { return last_threads; }
+
+int last_split_dimension() { return last_dimension; }
+
+split_choice choose_split(std::span<const index_t> extents, int target) {
+  if (target <= 1 || extents.empty()) return {0, 1};
+  const int n = static_cast<int>(extents.size());
+  // An empty dimension is "divisible" by anything but gives no work to split.
+  for (int d = 0; d < n; ++d) {
+    if (extents[static_cast<std::size_t>(d)] > 0 &&
+        extents[static_cast<std::size_t>(d)] % target == 0) {
+      return {d, target};
+    }
+  }
+  int best = -1;
+  index_t best_remainder = -1;
+  for (int d = 0; d < n; ++d) {
+    const index_t e = extents[static_cast<std::size_t>(d)];
+    if (e >= target && e % target > best_remainder) {
+      best = d;
+      best_remainder = e % target;
+    }
+  }
+  if (best >= 0) return {best, target};
+  int longest = 0;
+  for (int d = 1; d < n; ++d) {
+    if (extents[static_cast<std::size_t>(d)] > extents[static_cast<std::size_t>(longest)])
+      longest = d;
+  }
+  // Shorter than target, so the extent fits an int.
+  const index_t e = extents[static_cast<std::size_t>(longest)];
+  return {longest, e > 1 ? static_cast<int>(e) : 1};
+}
+
+int threads_for(index_t size, bool serial_only) {
+  if (serial_only) return 1;
+  const int target = threads_target();
+  if (target <= 1) return 1;
+  const index_t min_size = parallel_min_size();
+  if (min_size > 0 && size < min_size) return 1;
+  if (size <= 1) return 1;
+  return size < target ? static_cast<int>(size) : target;
+}
+
+scoped_thread_policy::scoped_thread_policy(int target, index_t min_size)
+    : saved_target_(threads_target()), saved_min_size_(parallel_min_size()) {
+  set_threads_target(target);
+  try {
+    set_parallel_min_size(min_size);
+  } catch (...) {
+    set_threads_target(saved_target_);
+    throw;
+  }
+}
+
+scoped_thread_policy::~scoped_thread_policy() {
+  target_setting.store(saved_target_, std::memory_order_release);
+  min_size_setting.store(saved_min_size_, std::memory_order_release);
+}
+
+}  // namespace funcmesh::exec

@@ -1,0 +1,78 @@
+#include <funcmesh/expr/grid_function_base.hpp>
+
+#include <utility>
+
+#include <funcmesh/memory/array.hpp>
+
+namespace funcmesh {
+
+grid_function_base::grid_function_base(std::string name, index_t owned_size, index_t total_size,
+                                       std::size_t element_size)
+    : name_(std::move(name)), owned_size_(owned_size), total_size_(total_size) {
+  if (owned_size < 0 || total_size < owned_size) {
+    throw error("funcmesh: " + describe() + ": owned size " + std::to_string(owned_size) +
+                " and total size " + std::to_string(total_size) + " (need 0 <= owned <= total)");
+  }
+  storage_.set_size(detail::checked_bytes(total_size, element_size));
+}
+
+grid_function_base::grid_function_base(const grid_function_base& other)
+    : name_(other.name_),
+      owned_size_(other.owned_size_),
+      total_size_(other.total_size_),
+      write_count_(0) {
+  storage_.deep_copy_from(other.storage_);
+}
+
+grid_function_base& grid_function_base::operator=(const grid_function_base& other) {
+  if (this == &other) return *this;
+  // Sizes follow the source (this is a value copy); the name stays: it names this
+  // variable in messages and output.
+  owned_size_ = other.owned_size_;
+  total_size_ = other.total_size_;
+  storage_.deep_copy_from(other.storage_);
+  mark_written();
+  return *this;
+}
+
+void grid_function_base::swap_with(grid_function_base& other) noexcept {
+  std::swap(owned_size_, other.owned_size_);
+  std::swap(total_size_, other.total_size_);
+  std::swap(storage_, other.storage_);
+  // Both now hold values the other wrote: count a write on each so halo state is redone.
+  ++write_count_;
+  ++other.write_count_;
+}
+
+std::string grid_function_base::describe() const {
+  return name_.empty() ? std::string("an unnamed grid function") : "grid function '" + name_ + "'";
+}
+
+void* binder::bind_target(grid_function_base& target, bool overwrite) {
+  for (const bound_target& bound : targets_) {
+    if (bound.function->storage().shares_with(target.storage())) return bound.pointer;
+  }
+  void* pointer = overwrite ? target.storage().overwrite_pointer(space_, *holder_)
+                            : target.storage().write_pointer(space_, *holder_);
+  targets_.push_back({&target, pointer});
+  return pointer;
+}
+
+const void* binder::bind_read(const grid_function_base& function) {
+  for (const bound_target& bound : targets_) {
+    if (bound.function->storage().shares_with(function.storage())) return bound.pointer;
+  }
+  return function.storage().read_pointer(space_, *holder_);
+}
+
+void check_not_aliased(const grid_function_base& target, const grid_function_base& read,
+                       read_mode mode) {
+  if (mode != read_mode::proxy || !target.storage().shares_with(read.storage())) return;
+  throw aliasing_error(
+      "funcmesh: " + target.describe() +
+      " is assigned by an expression that also reads it through a proxy (at other "
+      "indices): iterations would read values the same loop overwrites. Write into a "
+      "second grid function and swap (funcmesh::swap(u, u_new)).");
+}
+
+}  // namespace funcmesh
