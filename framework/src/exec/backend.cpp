@@ -5,9 +5,9 @@
 namespace funcmesh::exec::detail {
 
 void throw_backend_unavailable(const executor& chosen, bool compiled_by_nvcc,
-                               std::string_view label) {
+                               const loop_label& label) {
   std::string message =
-      "funcmesh: cannot run " + std::string(label) + " on the " + chosen.name() + " executor: ";
+      "funcmesh: cannot run " + label.text() + " on the " + chosen.name() + " executor: ";
   if (chosen.kind() == executor_kind::cuda && !compiled_by_nvcc) {
     message +=
         "CUDA kernels are compiled by nvcc, and this translation unit was compiled by the "

@@ -161,6 +161,16 @@ int threads_for(index_t size, bool serial_only) {
   return size < target ? static_cast<int>(size) : target;
 }
 
+int threads_for(index_t size, bool serial_only, index_t work_per_element) {
+  if (size <= 1) return 1;
+  const index_t work = work_per_element > 1 ? work_per_element : 1;
+  const index_t weighted = size > std::numeric_limits<index_t>::max() / work
+                               ? std::numeric_limits<index_t>::max()
+                               : size * work;
+  const int threads = threads_for(weighted, serial_only);
+  return size < threads ? static_cast<int>(size) : threads;
+}
+
 scoped_thread_policy::scoped_thread_policy(int target, index_t min_size)
     : saved_target_(threads_target()), saved_min_size_(parallel_min_size()) {
   set_threads_target(target);

@@ -4,12 +4,6 @@
 
 namespace funcmesh::detail {
 
-std::string assignment_label(const grid_function_base& target, std::size_t fused) {
-  std::string label = "assignment to " + target.describe();
-  if (fused > 1) label += " (fused with " + std::to_string(fused - 1) + " more)";
-  return label;
-}
-
 void check_fused_sizes(const grid_function_base& first, const grid_function_base& other) {
   if (first.owned_size() == other.owned_size() && first.total_size() == other.total_size()) {
     return;

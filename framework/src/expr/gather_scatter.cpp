@@ -64,9 +64,11 @@ struct move_body {
 template <bool Gather>
 void host_move(const executor& on, const std::byte* from, std::byte* to, const index_t* list,
                index_t count, std::size_t size) {
-  const char* label = Gather ? "gather" : "scatter";
+  const exec::loop_label label{Gather ? "gather" : "scatter"};
+  // Two values move per element (one read, one write).
+  constexpr exec::loop_shape shape{false, 2};
   auto run = [&](auto body) {
-    exec::for_each<exec::host_compiler>(on, 0, count, body, false, label);
+    exec::for_each<exec::host_compiler>(on, 0, count, body, shape, label);
   };
   switch (size) {
     case 4:

@@ -74,6 +74,16 @@ TEST(executor, cuda_from_a_host_translation_unit_says_to_use_nvcc) {
   }
 }
 
+TEST(executor, loop_labels_name_what_failed) {
+  const std::string name = "u";
+  const std::string unnamed;
+  EXPECT_EQ((fm::exec::loop_label{"assignment to", &name, 3}).text(),
+            "assignment to grid function 'u' (fused with 2 more)");
+  EXPECT_EQ((fm::exec::loop_label{"assignment to", &unnamed}).text(),
+            "assignment to an unnamed grid function");
+  EXPECT_EQ((fm::exec::loop_label{"gather"}).text(), "gather");
+}
+
 TEST(executor, scoped_executor_nests_and_restores) {
   const fm::executor outer = fm::default_executor();
   {
@@ -94,6 +104,27 @@ TEST(policy, assignments_follow_the_minimum_size) {
   EXPECT_EQ(fm::exec::last_actual_threads(), 4);
   EXPECT_EQ(fm::sum(large), 1000.0);
   EXPECT_EQ(fm::exec::last_actual_threads(), 4);
+}
+
+TEST(policy, compute_heavy_expressions_split_earlier) {
+  if (!fm::config::openmp) GTEST_SKIP() << "no OpenMP";
+  fm::scoped_executor on(fm::executor::openmp());
+  fm::exec::scoped_thread_policy policy(4, 1000);
+  fm::grid_function<double> x(100, "x"), y(100, "y");
+  x = fm::pure(0.5);
+  // y = x + 1: one read and one write per element, 200 units: below the minimum.
+  y = x + 1.0;
+  EXPECT_EQ(fm::exec::last_actual_threads(), 1);
+  // y = sin(x): 18 units per element, 1800 in all: split.
+  y = fm::sin(x);
+  EXPECT_EQ(fm::exec::last_actual_threads(), 4);
+  static_assert(decltype(x + 1.0)::work == 1);
+  static_assert(decltype(fm::sin(x) * fm::cos(x))::work == 34);
+  // The thread count never exceeds the elements, however heavy each one is.
+  fm::exec::scoped_thread_policy low_minimum(4, 50);
+  fm::grid_function<double> tiny(3, "tiny");
+  tiny = fm::exp(fm::sin(fm::index() * 1.0));
+  EXPECT_EQ(fm::exec::last_actual_threads(), 3);
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/exec/executor.hpp>
+#include <funcmesh/exec/loop_label.hpp>
+#include <funcmesh/exec/loop_shape.hpp>
 #include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::exec {
@@ -27,29 +29,29 @@ using this_compiler = host_compiler;
 
 namespace detail {
 [[noreturn]] void throw_backend_unavailable(const executor& chosen, bool compiled_by_nvcc,
-                                            std::string_view label);
+                                            const loop_label& label);
 }  // namespace detail
 
 // The interface every backend provides:
-//   for_each(executor, begin, end, body, serial_only, label)        body(i) for i in range
+//   for_each(executor, begin, end, body, shape, label)        body(i) for i in range
 //   transform_reduce(executor, begin, end, init, map, combine, ...) combine of map(i)
 //   accumulate<Acc>(executor, begin, end, add, ...)  Acc per worker, add(acc, i), merged
 //                                                     with acc.merge(other)
 template <executor_kind Kind, class Compiler>
 struct backend {
   template <class Body>
-  static void for_each(const executor& chosen, index_t, index_t, const Body&, bool,
-                       std::string_view label) {
+  static void for_each(const executor& chosen, index_t, index_t, const Body&, const loop_shape&,
+                       const loop_label& label) {
     detail::throw_backend_unavailable(chosen, std::is_same_v<Compiler, nvcc_compiler>, label);
   }
   template <class T, class Map, class Combine>
   static T transform_reduce(const executor& chosen, index_t, index_t, T, const Map&, const Combine&,
-                            bool, std::string_view label) {
+                            const loop_shape&, const loop_label& label) {
     detail::throw_backend_unavailable(chosen, std::is_same_v<Compiler, nvcc_compiler>, label);
   }
   template <class Acc, class Add>
-  static Acc accumulate(const executor& chosen, index_t, index_t, const Add&, bool,
-                        std::string_view label) {
+  static Acc accumulate(const executor& chosen, index_t, index_t, const Add&, const loop_shape&,
+                        const loop_label& label) {
     detail::throw_backend_unavailable(chosen, std::is_same_v<Compiler, nvcc_compiler>, label);
   }
 };

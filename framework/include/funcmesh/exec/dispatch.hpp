@@ -20,57 +20,57 @@ inline executor effective_executor(const executor& chosen, bool serial_only) {
 
 template <class Compiler, class Body>
 void for_each(const executor& chosen, index_t begin, index_t end, const Body& body,
-              bool serial_only, std::string_view label) {
+              const loop_shape& shape, const loop_label& label) {
   static_assert(FUNCMESH_KERNEL_COPYABLE(Body),
                 "funcmesh: a loop body is copied to every thread and device: it must be "
                 "trivially copyable (capture views and values, not owners)");
   switch (chosen.kind()) {
     case executor_kind::serial:
-      return backend<executor_kind::serial, Compiler>::for_each(chosen, begin, end, body,
-                                                                serial_only, label);
+      return backend<executor_kind::serial, Compiler>::for_each(chosen, begin, end, body, shape,
+                                                                label);
     case executor_kind::openmp:
-      return backend<executor_kind::openmp, Compiler>::for_each(chosen, begin, end, body,
-                                                                serial_only, label);
+      return backend<executor_kind::openmp, Compiler>::for_each(chosen, begin, end, body, shape,
+                                                                label);
     case executor_kind::cuda:
-      return backend<executor_kind::cuda, Compiler>::for_each(chosen, begin, end, body, serial_only,
+      return backend<executor_kind::cuda, Compiler>::for_each(chosen, begin, end, body, shape,
                                                               label);
   }
 }
 
 template <class Compiler, class T, class Map, class Combine>
 T transform_reduce(const executor& chosen, index_t begin, index_t end, T init, const Map& map,
-                   const Combine& combine, bool serial_only, std::string_view label) {
+                   const Combine& combine, const loop_shape& shape, const loop_label& label) {
   static_assert(FUNCMESH_KERNEL_COPYABLE(Map) && FUNCMESH_KERNEL_COPYABLE(Combine),
                 "funcmesh: reduction functions must be trivially copyable");
   switch (chosen.kind()) {
     case executor_kind::serial:
-      return backend<executor_kind::serial, Compiler>::transform_reduce(
-          chosen, begin, end, init, map, combine, serial_only, label);
+      return backend<executor_kind::serial, Compiler>::transform_reduce(chosen, begin, end, init,
+                                                                        map, combine, shape, label);
     case executor_kind::openmp:
-      return backend<executor_kind::openmp, Compiler>::transform_reduce(
-          chosen, begin, end, init, map, combine, serial_only, label);
+      return backend<executor_kind::openmp, Compiler>::transform_reduce(chosen, begin, end, init,
+                                                                        map, combine, shape, label);
     case executor_kind::cuda:
       return backend<executor_kind::cuda, Compiler>::transform_reduce(chosen, begin, end, init, map,
-                                                                      combine, serial_only, label);
+                                                                      combine, shape, label);
   }
   return init;
 }
 
 template <class Compiler, class Acc, class Add>
-Acc accumulate(const executor& chosen, index_t begin, index_t end, const Add& add, bool serial_only,
-               std::string_view label) {
+Acc accumulate(const executor& chosen, index_t begin, index_t end, const Add& add,
+               const loop_shape& shape, const loop_label& label) {
   static_assert(FUNCMESH_KERNEL_COPYABLE(Add) && FUNCMESH_KERNEL_COPYABLE(Acc),
                 "funcmesh: accumulators and what feeds them must be trivially copyable");
   switch (chosen.kind()) {
     case executor_kind::serial:
-      return backend<executor_kind::serial, Compiler>::template accumulate<Acc>(
-          chosen, begin, end, add, serial_only, label);
+      return backend<executor_kind::serial, Compiler>::template accumulate<Acc>(chosen, begin, end,
+                                                                                add, shape, label);
     case executor_kind::openmp:
-      return backend<executor_kind::openmp, Compiler>::template accumulate<Acc>(
-          chosen, begin, end, add, serial_only, label);
+      return backend<executor_kind::openmp, Compiler>::template accumulate<Acc>(chosen, begin, end,
+                                                                                add, shape, label);
     case executor_kind::cuda:
-      return backend<executor_kind::cuda, Compiler>::template accumulate<Acc>(
-          chosen, begin, end, add, serial_only, label);
+      return backend<executor_kind::cuda, Compiler>::template accumulate<Acc>(chosen, begin, end,
+                                                                              add, shape, label);
   }
   return Acc{};
 }

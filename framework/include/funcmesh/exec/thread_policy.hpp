@@ -12,9 +12,12 @@
 
 namespace funcmesh::exec {
 
-// Below this many elements starting threads costs more than it saves (a first guess; the
-// benchmarks retune it).
-inline constexpr index_t default_parallel_min_size = 32768;
+// Below this size a loop stays on the calling thread. Loops from expressions count their
+// size as elements x work per element (1 per value read or written, 16 per transcendental
+// call; see loop_shape.hpp), so y = x + 1 (2 units) splits from 32768 elements and
+// y = sin(x) * cos(x) (34 units) from about 1900. Chosen from bench/autothread, where
+// splitting y = x + 1 on 2 threads starts to pay between 16000 and 64000 elements.
+inline constexpr index_t default_parallel_min_size = 65536;
 
 // Threads a parallel loop aims for; 0 or 1 never splits. The default is the first entry of
 // OMP_NUM_THREADS when valid, else the online CPUs; FUNCMESH_THREADS_TARGET overrides it.
@@ -67,6 +70,12 @@ split_choice choose_split(std::span<const index_t> extents, int target);
 // (work that is not thread-safe), target <= 1 or size < parallel_min_size(); otherwise
 // min(target, size), at least 1.
 int threads_for(index_t size, bool serial_only = false);
+
+// The same for a loop whose elements each cost `work_per_element` units (1 = one value
+// read, as in y = x + 1): the size compared with parallel_min_size() is elements x work,
+// so compute-heavy loops (sin, exp, user functions) split earlier; the thread count is
+// still at most the number of elements.
+int threads_for(index_t size, bool serial_only, index_t work_per_element);
 
 // A half-open range of indices.
 struct block {

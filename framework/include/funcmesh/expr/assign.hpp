@@ -130,7 +130,6 @@ void check_aliasing(const S& s, const All&... all) {
   s.expression.visit(visitor);
 }
 
-std::string assignment_label(const grid_function_base& target, std::size_t fused);
 void check_fused_sizes(const grid_function_base& first, const grid_function_base& other);
 
 template <class S>
@@ -169,6 +168,8 @@ void run(const run_options& options, const S&... statements) {
   (detail::check_aliasing(statements, statements...), ...);
 
   constexpr bool serial_only = (S::expression_type::serial_only || ...);
+  // Each statement reads what its expression reads and writes one value.
+  constexpr exec::loop_shape shape{serial_only, ((S::expression_type::work + 1) + ...)};
   const executor chosen =
       exec::effective_executor(options.on.value_or(default_executor()), serial_only);
   const index_range range = options.over.resolve(first);
@@ -181,13 +182,13 @@ void run(const run_options& options, const S&... statements) {
   auto targets = detail::make_pack(detail::bind_statement(statements, b, whole)...);
   auto body = detail::make_fused_body(b, targets, std::index_sequence_for<S...>{}, statements...);
 
-  const std::string label = detail::assignment_label(first, sizeof...(S));
+  const exec::loop_label label{"assignment to", &first.name(), sizeof...(S)};
   if (options.over.what() == iteration_space::kind::list) {
     const array<index_t>& list = *options.over.indices();
     detail::listed_body<decltype(body)> listed{body, list.read_view(chosen.space(), holder)};
-    exec::for_each<Compiler>(chosen, range.begin, range.end, listed, serial_only, label);
+    exec::for_each<Compiler>(chosen, range.begin, range.end, listed, shape, label);
   } else {
-    exec::for_each<Compiler>(chosen, range.begin, range.end, body, serial_only, label);
+    exec::for_each<Compiler>(chosen, range.begin, range.end, body, shape, label);
   }
   (statements.target->mark_written(), ...);
 }

@@ -3,7 +3,8 @@
 // values, the index itself, and proxies that let a function read a grid function anywhere.
 //
 // Every node E provides
-//   tag_type, value_type, static constexpr bool serial_only
+//   tag_type, value_type, static constexpr bool serial_only, static constexpr index_t work
+//                       (cost units per element for the thread policy: 1 per value read)
 //   E::bind(binder&) -> a node of the same shape whose leaves are views (trivially
 //                       copyable, FUNCMESH_DEVICE operator[](index_t)): what a kernel sees
 //   E::visit(visitor)  -> calls visitor(const grid_function_base&, read_mode) per read
@@ -99,6 +100,7 @@ class pure_expr : public grid_expression<pure_expr<V>> {
   using tag_type = any_tag;
   using value_type = detail::bound_value_t<V>;
   static constexpr bool serial_only = false;
+  static constexpr index_t work = 0;
 
   FUNCMESH_DEVICE constexpr explicit pure_expr(V value) : value_(value) {}
 
@@ -129,6 +131,7 @@ class index_expr : public grid_expression<index_expr<Tag>> {
   using tag_type = Tag;
   using value_type = index_t;
   static constexpr bool serial_only = false;
+  static constexpr index_t work = 0;
 
   FUNCMESH_DEVICE constexpr value_type operator[](index_t i) const { return i; }
   index_expr bind(binder&) const { return *this; }
@@ -148,6 +151,7 @@ class function_read : public grid_expression<function_read<T, Tag>> {
   using tag_type = Tag;
   using value_type = T;
   static constexpr bool serial_only = false;
+  static constexpr index_t work = 1;
 
   FUNCMESH_DEVICE constexpr explicit function_read(const grid_function<T, Tag>& function)
       : function_(&function) {}
@@ -169,6 +173,7 @@ class function_view : public grid_expression<function_view<T, Tag>> {
   using tag_type = Tag;
   using value_type = T;
   static constexpr bool serial_only = false;
+  static constexpr index_t work = 1;
 
   FUNCMESH_DEVICE constexpr explicit function_view(view<const T> values) : values_(values) {}
   FUNCMESH_DEVICE constexpr T operator[](index_t i) const { return values_[i]; }

@@ -18,6 +18,7 @@ class apply_expr : public grid_expression<apply_expr<FS, X>> {
   using value_type = std::remove_cvref_t<decltype(apply_partially(
       std::declval<typename FS::value_type>(), std::declval<typename X::value_type>()))>;
   static constexpr bool serial_only = FS::serial_only || X::serial_only;
+  static constexpr index_t work = FS::work + X::work + 4;
 
   FUNCMESH_DEVICE constexpr apply_expr(FS functions, X x) : functions_(functions), x_(x) {}
   FUNCMESH_DEVICE constexpr value_type operator[](index_t i) const {
@@ -52,6 +53,7 @@ class bind_expr : public grid_expression<bind_expr<M, K>> {
   using tag_type = common_tag_t<typename M::tag_type, typename inner_type::tag_type>;
   using value_type = typename inner_type::value_type;
   static constexpr bool serial_only = M::serial_only || is_serial_only_v<K>;
+  static constexpr index_t work = M::work + inner_type::work + 4;
 
   FUNCMESH_DEVICE constexpr bind_expr(M m, K k) : m_(m), k_(k) {}
   FUNCMESH_DEVICE constexpr value_type operator[](index_t i) const { return k_(m_[i])[i]; }

@@ -13,51 +13,54 @@ namespace funcmesh {
 
 namespace ops {
 // Named functors rather than lambdas: nvcc needs device code it can name.
-#define FUNCMESH_BINARY_OPERATION(name, expression)                           \
+#define FUNCMESH_BINARY_OPERATION(name, expression, cost)                     \
   struct name {                                                               \
+    static constexpr index_t work = cost;                                     \
     template <class A, class B>                                               \
     FUNCMESH_DEVICE constexpr auto operator()(const A& a, const B& b) const { \
       return expression;                                                      \
     }                                                                         \
   };
-FUNCMESH_BINARY_OPERATION(plus, a + b)
-FUNCMESH_BINARY_OPERATION(minus, a - b)
-FUNCMESH_BINARY_OPERATION(multiplies, a* b)
-FUNCMESH_BINARY_OPERATION(divides, a / b)
-FUNCMESH_BINARY_OPERATION(less, a < b)
-FUNCMESH_BINARY_OPERATION(less_equal, a <= b)
-FUNCMESH_BINARY_OPERATION(greater, a > b)
-FUNCMESH_BINARY_OPERATION(greater_equal, a >= b)
-FUNCMESH_BINARY_OPERATION(equal_to, a == b)
-FUNCMESH_BINARY_OPERATION(minimum, b < a ? b : a)
-FUNCMESH_BINARY_OPERATION(maximum, a < b ? b : a)
-FUNCMESH_BINARY_OPERATION(power, std::pow(a, b))
-FUNCMESH_BINARY_OPERATION(logical_and, a&& b)
-FUNCMESH_BINARY_OPERATION(logical_or, a || b)
+FUNCMESH_BINARY_OPERATION(plus, a + b, 0)
+FUNCMESH_BINARY_OPERATION(minus, a - b, 0)
+FUNCMESH_BINARY_OPERATION(multiplies, a* b, 0)
+FUNCMESH_BINARY_OPERATION(divides, a / b, 1)
+FUNCMESH_BINARY_OPERATION(less, a < b, 0)
+FUNCMESH_BINARY_OPERATION(less_equal, a <= b, 0)
+FUNCMESH_BINARY_OPERATION(greater, a > b, 0)
+FUNCMESH_BINARY_OPERATION(greater_equal, a >= b, 0)
+FUNCMESH_BINARY_OPERATION(equal_to, a == b, 0)
+FUNCMESH_BINARY_OPERATION(minimum, b < a ? b : a, 0)
+FUNCMESH_BINARY_OPERATION(maximum, a < b ? b : a, 0)
+FUNCMESH_BINARY_OPERATION(power, std::pow(a, b), 24)
+FUNCMESH_BINARY_OPERATION(logical_and, a&& b, 0)
+FUNCMESH_BINARY_OPERATION(logical_or, a || b, 0)
 #undef FUNCMESH_BINARY_OPERATION
 
-#define FUNCMESH_UNARY_OPERATION(name, expression)                \
+#define FUNCMESH_UNARY_OPERATION(name, expression, cost)          \
   struct name {                                                   \
+    static constexpr index_t work = cost;                         \
     template <class A>                                            \
     FUNCMESH_DEVICE constexpr auto operator()(const A& a) const { \
       return expression;                                          \
     }                                                             \
   };
-FUNCMESH_UNARY_OPERATION(negate, -a)
-FUNCMESH_UNARY_OPERATION(logical_not, !a)
-FUNCMESH_UNARY_OPERATION(square_root, std::sqrt(a))
-FUNCMESH_UNARY_OPERATION(absolute, std::abs(a))
-FUNCMESH_UNARY_OPERATION(exponential, std::exp(a))
-FUNCMESH_UNARY_OPERATION(logarithm, std::log(a))
-FUNCMESH_UNARY_OPERATION(sine, std::sin(a))
-FUNCMESH_UNARY_OPERATION(cosine, std::cos(a))
-FUNCMESH_UNARY_OPERATION(tangent, std::tan(a))
-FUNCMESH_UNARY_OPERATION(hyperbolic_tangent, std::tanh(a))
-FUNCMESH_UNARY_OPERATION(floor, std::floor(a))
-FUNCMESH_UNARY_OPERATION(ceil, std::ceil(a))
+FUNCMESH_UNARY_OPERATION(negate, -a, 0)
+FUNCMESH_UNARY_OPERATION(logical_not, !a, 0)
+FUNCMESH_UNARY_OPERATION(square_root, std::sqrt(a), 4)
+FUNCMESH_UNARY_OPERATION(absolute, std::abs(a), 0)
+FUNCMESH_UNARY_OPERATION(exponential, std::exp(a), 16)
+FUNCMESH_UNARY_OPERATION(logarithm, std::log(a), 16)
+FUNCMESH_UNARY_OPERATION(sine, std::sin(a), 16)
+FUNCMESH_UNARY_OPERATION(cosine, std::cos(a), 16)
+FUNCMESH_UNARY_OPERATION(tangent, std::tan(a), 16)
+FUNCMESH_UNARY_OPERATION(hyperbolic_tangent, std::tanh(a), 16)
+FUNCMESH_UNARY_OPERATION(floor, std::floor(a), 0)
+FUNCMESH_UNARY_OPERATION(ceil, std::ceil(a), 0)
 #undef FUNCMESH_UNARY_OPERATION
 
 struct select {
+  static constexpr index_t work = 0;
   FUNCMESH_EXEC_CHECK_DISABLE
   template <class C, class A, class B>
   FUNCMESH_DEVICE constexpr auto operator()(const C& condition, const A& a, const B& b) const {
@@ -68,6 +71,7 @@ struct select {
 // Converts to T (a grid function's element type) at every index.
 template <class T>
 struct convert_to {
+  static constexpr index_t work = 0;
   template <class A>
   FUNCMESH_DEVICE constexpr T operator()(const A& a) const {
     return static_cast<T>(a);

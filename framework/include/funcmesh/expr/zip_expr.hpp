@@ -41,6 +41,14 @@ inline constexpr bool is_serial_only_v = false;
 template <class F>
 inline constexpr bool is_serial_only_v<serial_only_function<F>> = true;
 
+// Cost units per call of f, for the thread policy: the library's operators say theirs
+// (0 for arithmetic, 16 for transcendental functions); a user's function counts 4.
+template <class F>
+inline constexpr index_t work_of_v = 4;
+template <class F>
+requires requires { F::work; }
+inline constexpr index_t work_of_v<F> = F::work;
+
 namespace detail {
 // A funcmesh function is applied with currying (it may be partially applied); the
 // library's own operators are plain functors applied to all their operands.
@@ -61,6 +69,7 @@ class zip_expr : public grid_expression<zip_expr<F, E...>> {
   using value_type = std::remove_cvref_t<decltype(detail::call(
       std::declval<const F&>(), std::declval<typename E::value_type>()...))>;
   static constexpr bool serial_only = is_serial_only_v<F> || (E::serial_only || ...);
+  static constexpr index_t work = work_of_v<F> + (E::work + ... + 0);
 
   FUNCMESH_DEVICE constexpr zip_expr(F f, detail::pack<E...> operands)
       : function_(f), operands_(operands) {}

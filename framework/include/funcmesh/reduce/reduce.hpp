@@ -106,7 +106,7 @@ struct minmax_combine {
 
 // Binds the expression where the executor runs and calls run(executor, range, map).
 template <class Compiler, class E, class Run>
-auto with_bound_map(const E& expression, const reduce_options& options, std::string_view label,
+auto with_bound_map(const E& expression, const reduce_options& options, const char* what,
                     const Run& run) {
   const auto node = as_node(expression);
   reduction_extent extent;
@@ -115,15 +115,16 @@ auto with_bound_map(const E& expression, const reduce_options& options, std::str
   using node_type = std::remove_cvref_t<decltype(node)>;
   const executor chosen =
       exec::effective_executor(options.on.value_or(default_executor()), node_type::serial_only);
+  constexpr exec::loop_shape shape{node_type::serial_only, node_type::work};
   token holder;
   binder b(chosen.space(), holder);
   auto bound = node.bind(b);
   if (options.over.what() == iteration_space::kind::list) {
     evaluate_listed<decltype(bound)> map{bound,
                                          options.over.indices()->read_view(chosen.space(), holder)};
-    return run(chosen, range, map, node_type::serial_only, label);
+    return run(chosen, range, map, shape, exec::loop_label{what});
   }
-  return run(chosen, range, evaluate_at<decltype(bound)>{bound}, node_type::serial_only, label);
+  return run(chosen, range, evaluate_at<decltype(bound)>{bound}, shape, exec::loop_label{what});
 }
 
 }  // namespace detail
@@ -134,10 +135,10 @@ template <class Compiler = exec::this_compiler, Expression E, class T, class Op>
 T reduce(const E& expression, T init, Op op, const reduce_options& options = {}) {
   return detail::with_bound_map<Compiler>(
       expression, options, "reduce",
-      [&](const executor& chosen, index_range range, const auto& map, bool serial_only,
-          std::string_view label) {
+      [&](const executor& chosen, index_range range, const auto& map, const exec::loop_shape& shape,
+          const exec::loop_label& label) {
         return exec::transform_reduce<Compiler>(chosen, range.begin, range.end, init, map, op,
-                                                serial_only, label);
+                                                shape, label);
       });
 }
 
@@ -148,11 +149,11 @@ exact_sum exact_sum_of(const E& expression, const reduce_options& options = {}) 
                 "funcmesh: reproducible sums are of numbers (sum vec values per component)");
   return detail::with_bound_map<Compiler>(
       expression, options, "reproducible sum",
-      [&](const executor& chosen, index_range range, const auto& map, bool serial_only,
-          std::string_view label) {
+      [&](const executor& chosen, index_range range, const auto& map, const exec::loop_shape& shape,
+          const exec::loop_label& label) {
         using map_type = std::remove_cvref_t<decltype(map)>;
         return exec::accumulate<Compiler, exact_sum>(
-            chosen, range.begin, range.end, detail::exact_add<map_type>{map}, serial_only, label);
+            chosen, range.begin, range.end, detail::exact_add<map_type>{map}, shape, label);
       });
 }
 
@@ -201,12 +202,12 @@ minmax_result<expr_value_t<E>> minmax(const E& expression, const reduce_options&
                             : std::numeric_limits<value>::lowest();
   return detail::with_bound_map<Compiler>(
       expression, options, "minmax",
-      [&](const executor& chosen, index_range range, const auto& map, bool serial_only,
-          std::string_view label) {
+      [&](const executor& chosen, index_range range, const auto& map, const exec::loop_shape& shape,
+          const exec::loop_label& label) {
         using map_type = std::remove_cvref_t<decltype(map)>;
         return exec::transform_reduce<Compiler>(
             chosen, range.begin, range.end, minmax_result<value>{high, low},
-            detail::duplicate<map_type>{map}, detail::minmax_combine{}, serial_only, label);
+            detail::duplicate<map_type>{map}, detail::minmax_combine{}, shape, label);
       });
 }
 

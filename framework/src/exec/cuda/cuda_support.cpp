@@ -6,21 +6,21 @@
 
 namespace funcmesh::exec::cuda_detail {
 
-void check(cudaError_t status, std::string_view what, std::string_view label) {
+void check(cudaError_t status, const char* what, const loop_label& label) {
   if (status == cudaSuccess) return;
-  throw device_error("funcmesh: CUDA kernel '" + std::string(label) + "' failed (" +
-                     std::string(what) + "): " + cudaGetErrorName(status) + ": " +
-                     cudaGetErrorString(status));
+  throw device_error("funcmesh: CUDA kernel '" + label.text() + "' failed (" + std::string(what) +
+                     "): " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
 }
 
 device_guard::device_guard(int device) {
-  check(cudaGetDevice(&previous_), "cudaGetDevice", "device selection");
-  if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice", "device selection");
+  check(cudaGetDevice(&previous_), "cudaGetDevice", loop_label{"device selection"});
+  if (previous_ != device)
+    check(cudaSetDevice(device), "cudaSetDevice", loop_label{"device selection"});
 }
 
 device_guard::~device_guard() { cudaSetDevice(previous_); }
 
-device_scratch::device_scratch(std::size_t bytes, std::string_view label) {
+device_scratch::device_scratch(std::size_t bytes, const loop_label& label) {
   check(cudaMalloc(&pointer_, bytes), "allocation of scratch memory", label);
 }
 

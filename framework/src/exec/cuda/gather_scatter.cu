@@ -29,7 +29,7 @@ __global__ void move_kernel(const std::byte* from, std::byte* to, const index_t*
 
 template <bool Gather>
 void launch(const executor& on, const std::byte* from, std::byte* to, const index_t* list,
-            index_t count, std::size_t element_size, const char* label) {
+            index_t count, std::size_t element_size, const exec::loop_label& label) {
   if (count == 0) return;
   exec::cuda_detail::device_guard guard(on.device());
   auto stream = static_cast<cudaStream_t>(on.stream());
@@ -57,12 +57,12 @@ void launch(const executor& on, const std::byte* from, std::byte* to, const inde
 
 void cuda_gather_bytes(const executor& on, const std::byte* values, const index_t* indices,
                        index_t count, std::byte* packed, std::size_t element_size) {
-  launch<true>(on, values, packed, indices, count, element_size, "gather");
+  launch<true>(on, values, packed, indices, count, element_size, exec::loop_label{"gather"});
 }
 
 void cuda_scatter_bytes(const executor& on, const std::byte* packed, const index_t* indices,
                         index_t count, std::byte* values, std::size_t element_size) {
-  launch<false>(on, packed, values, indices, count, element_size, "scatter");
+  launch<false>(on, packed, values, indices, count, element_size, exec::loop_label{"scatter"});
 }
 
 }  // namespace funcmesh::detail

@@ -23,8 +23,9 @@ __global__ void accumulate_kernel(Add add, index_t begin, index_t end, Acc* part
 
 template <class Acc, class Add>
 Acc backend<executor_kind::cuda, nvcc_compiler>::accumulate(const executor& chosen, index_t begin,
-                                                            index_t end, const Add& add, bool,
-                                                            std::string_view label) {
+                                                            index_t end, const Add& add,
+                                                            const loop_shape&,
+                                                            const loop_label& label) {
   detail::record_actual_threads(1);
   Acc total{};
   if (end <= begin) return total;

@@ -40,8 +40,8 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
   static constexpr int threads_per_block = 256;
 
   template <class Body>
-  static void for_each(const executor& chosen, index_t begin, index_t end, const Body& body, bool,
-                       std::string_view label) {
+  static void for_each(const executor& chosen, index_t begin, index_t end, const Body& body,
+                       const loop_shape&, const loop_label& label) {
     detail::record_actual_threads(1);
     if (end <= begin) return;
     cuda_detail::device_guard on(chosen.device());
@@ -54,7 +54,8 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
 
   template <class T, class Map, class Combine>
   static T transform_reduce(const executor& chosen, index_t begin, index_t end, T init,
-                            const Map& map, const Combine& combine, bool, std::string_view label) {
+                            const Map& map, const Combine& combine, const loop_shape&,
+                            const loop_label& label) {
     detail::record_actual_threads(1);
     if (end <= begin) return init;
     cuda_detail::device_guard on(chosen.device());
@@ -65,7 +66,7 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
           thrust::cuda::par.on(stream), thrust::counting_iterator<index_t>(begin),
           thrust::counting_iterator<index_t>(end), cuda_detail::index_map<Map>{map}, init, combine);
     } catch (const std::exception& failure) {
-      throw device_error("funcmesh: CUDA reduction '" + std::string(label) +
+      throw device_error("funcmesh: CUDA reduction '" + label.text() +
                          "' failed: " + failure.what());
     }
     cuda_detail::check(cudaStreamSynchronize(stream), "execution", label);
@@ -73,8 +74,8 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
   }
 
   template <class Acc, class Add>
-  static Acc accumulate(const executor& chosen, index_t begin, index_t end, const Add& add, bool,
-                        std::string_view label);
+  static Acc accumulate(const executor& chosen, index_t begin, index_t end, const Add& add,
+                        const loop_shape&, const loop_label& label);
 };
 
 }  // namespace funcmesh::exec

@@ -4,16 +4,16 @@
 #pragma once
 
 #include <cstddef>
-#include <string_view>
 
 #include <cuda_runtime.h>
 
 #include <funcmesh/core/index.hpp>
+#include <funcmesh/exec/loop_label.hpp>
 
 namespace funcmesh::exec::cuda_detail {
 
 // Throws device_error naming the kernel (label) and the step that failed.
-void check(cudaError_t status, std::string_view what, std::string_view label);
+void check(cudaError_t status, const char* what, const loop_label& label);
 
 // The device the executor names, current for the lifetime of this object.
 class device_guard {
@@ -30,7 +30,7 @@ class device_guard {
 // Device memory for one call's partial results, freed on every path.
 class device_scratch {
  public:
-  device_scratch(std::size_t bytes, std::string_view label);
+  device_scratch(std::size_t bytes, const loop_label& label);
   ~device_scratch();
   device_scratch(const device_scratch&) = delete;
   device_scratch& operator=(const device_scratch&) = delete;

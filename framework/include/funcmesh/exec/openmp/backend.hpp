@@ -18,20 +18,22 @@ template <class Compiler>
 struct backend<executor_kind::openmp, Compiler> {
   template <class Body>
   static void for_each(const executor&, index_t begin, index_t end, const Body& body,
-                       bool serial_only, std::string_view) {
-    openmp::for_each(begin, end, body, serial_only);
+                       const loop_shape& shape, const loop_label&) {
+    openmp::for_each(begin, end, body, shape.serial_only, shape.work_per_element);
   }
   template <class T, class Map, class Combine>
   static T transform_reduce(const executor&, index_t begin, index_t end, T init, const Map& map,
-                            const Combine& combine, bool serial_only, std::string_view) {
-    return openmp::transform_reduce(begin, end, init, map, combine, serial_only);
+                            const Combine& combine, const loop_shape& shape, const loop_label&) {
+    return openmp::transform_reduce(begin, end, init, map, combine, shape.serial_only,
+                                    shape.work_per_element);
   }
   // One accumulator per thread over its block, merged in thread order.
   template <class Acc, class Add>
   static Acc accumulate(const executor&, index_t begin, index_t end, const Add& add,
-                        bool serial_only, std::string_view) {
+                        const loop_shape& shape, const loop_label&) {
     openmp::detail::record_on_exit record;
-    const int wanted = threads_for(end > begin ? end - begin : 0, serial_only);
+    const int wanted =
+        threads_for(end > begin ? end - begin : 0, shape.serial_only, shape.work_per_element);
     Acc total{};
     if (wanted <= 1) {
       for (index_t i = begin; i < end; ++i) add(total, i);

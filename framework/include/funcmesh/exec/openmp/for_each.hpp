@@ -68,11 +68,15 @@ inline index_t saturated_product(index_t n0, index_t n1) {
 // Calls body(i) for every i in [begin, end). serial_only marks work that is not
 // thread-safe: it runs on the calling thread, as does anything below the policy's size.
 template <class Body>
-void for_each(index_t begin, index_t end, const Body& body, bool serial_only = false) {
+void for_each(index_t begin, index_t end, const Body& body, bool serial_only = false,
+              index_t work_per_element = 1) {
   detail::record_on_exit record;
-  const int wanted = threads_for(end > begin ? end - begin : 0, serial_only);
+  const int wanted = threads_for(end > begin ? end - begin : 0, serial_only, work_per_element);
   if (wanted <= 1) {
-    for (index_t i = begin; i < end; ++i) body(i);
+    // A local copy: the compiler then knows stores through the body's views cannot change
+    // the body's own scalars, and keeps them in registers.
+    const Body local = body;
+    for (index_t i = begin; i < end; ++i) local(i);
     return;
   }
   detail::first_exception error;
@@ -86,7 +90,9 @@ void for_each(index_t begin, index_t end, const Body& body, bool serial_only = f
     const block b = block_of(begin, end, thread, threads);
     if (!error.failed()) {
       try {
-        for (index_t i = b.begin; i < b.end; ++i) body(i);
+        // Each worker its own copy (measured: 2-5% faster than sharing the caller's).
+        const Body local = body;
+        for (index_t i = b.begin; i < b.end; ++i) local(i);
       } catch (...) {
         error.capture();
       }
@@ -147,11 +153,12 @@ void for_each_2d(index_t n0, index_t n1, const Body& body, bool serial_only = fa
 // plain left fold; for an associative combine it equals it for any thread count, and for
 // a fixed thread count it is deterministic (floating point included).
 template <class T, class Map, class Combine>
-T transform_reduce(index_t begin, index_t end, T init, const Map& map, const Combine& combine,
-                   bool serial_only = false) {
+T transform_reduce(index_t begin, index_t end, T init, const Map& map_shared,
+                   const Combine& combine, bool serial_only = false, index_t work_per_element = 1) {
   detail::record_on_exit record;
-  const int wanted = threads_for(end > begin ? end - begin : 0, serial_only);
+  const int wanted = threads_for(end > begin ? end - begin : 0, serial_only, work_per_element);
   if (wanted <= 1) {
+    const Map map = map_shared;
     for (index_t i = begin; i < end; ++i) init = combine(std::move(init), map(i));
     return init;
   }
@@ -164,6 +171,7 @@ T transform_reduce(index_t begin, index_t end, T init, const Map& map, const Com
     const int thread = omp_get_thread_num();
     if (thread == 0) actual = threads;
     const block b = block_of(begin, end, thread, threads);
+    const Map map = map_shared;  // per worker, as in for_each
     if (!error.failed()) {
       try {
         if (thread == 0) {

@@ -1,0 +1,19 @@
+// loop_label: what a loop is, for error messages ("assignment to grid function 'u'").
+// Built from pointers, so a loop that succeeds never formats a string.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace funcmesh::exec {
+
+struct loop_label {
+  const char* what = "loop";
+  const std::string* subject = nullptr;  // a grid function's name, when there is one
+  std::size_t fused = 1;                 // statements in the loop
+
+  // "assignment to grid function 'u' (fused with 2 more)".
+  std::string text() const;
+};
+
+}  // namespace funcmesh::exec
