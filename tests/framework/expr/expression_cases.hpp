@@ -243,6 +243,14 @@ inline void fused_equals_separate() {
   EXPECT_EQ(values(b1), values(b2));
   field other(n + 1);
   EXPECT_THROW(fm::run({}, fm::set(a2, x), fm::set(other, fm::pure(1.0))), fm::error);
+  // Reading a smaller function at the loop's indices would read past its end.
+  field shorter(n - 1, "shorter");
+  try {
+    a1 = x + shorter;
+    ADD_FAILURE() << "a read past the end of 'shorter' was not refused";
+  } catch (const fm::error& failure) {
+    EXPECT_NE(std::string(failure.what()).find("'shorter'"), std::string::npos);
+  }
 }
 
 inline void iteration_spaces() {

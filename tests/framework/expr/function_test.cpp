@@ -74,7 +74,8 @@ TEST(function, zero_argument_functions) {
 class maybe_laws : public ::testing::TestWithParam<unsigned> {
  protected:
   fm::maybe<int> random_maybe() {
-    std::uniform_int_distribution<int> value(-1000, 1000);
+    // Small enough that squares of sums stay far from int overflow (UBSan checks).
+    std::uniform_int_distribution<int> value(-100, 100);
     const int v = value(engine_);
     return v % 5 == 0 ? fm::nothing<int>() : fm::just(v);
   }
@@ -95,7 +96,7 @@ TEST_P(maybe_laws, applicative) {
   auto id = fm::_([](int x) { return x; });
   for (int k = 0; k < 200; ++k) {
     const auto v = random_maybe();
-    const int y = v.value;
+    const int y = v ? v.value : 7;  // never read a nothing's value
     // identity, homomorphism
     EXPECT_EQ(fm::just(id) * v, v);
     EXPECT_EQ(fm::just(square) * impl::pure(y), impl::pure(square(y)));
@@ -118,7 +119,7 @@ TEST_P(maybe_laws, monad) {
   auto unit = fm::_([](int x) { return fm::just(x); });
   for (int k = 0; k < 200; ++k) {
     const auto m = random_maybe();
-    const int a = m.value;
+    const int a = m ? m.value : 7;
     EXPECT_EQ(fm::just(a) >>= half, half(a));  // left identity
     EXPECT_EQ(m >>= unit, m);                  // right identity
     auto chained = fm::_([=](int x) { return half(x) >>= positive; });

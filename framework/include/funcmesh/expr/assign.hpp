@@ -122,10 +122,16 @@ bool reads_target_at_own_index(const S& s, const grid_function_base& target) {
   return reads;
 }
 
+void check_read_size(const grid_function_base& read, index_t needed,
+                     const grid_function_base& target);
+
+// Refuses targets read through proxies, and grid functions read at the loop's indices
+// that have fewer than `needed` values (a smaller function would be read past its end).
 template <class S, class... All>
-void check_aliasing(const S& s, const All&... all) {
+void check_reads(const S& s, index_t needed, const All&... all) {
   auto visitor = [&](const grid_function_base& read, read_mode mode) {
     (check_not_aliased(*all.target, read, mode), ...);
+    if (mode == read_mode::own_index) check_read_size(read, needed, *s.target);
   };
   s.expression.visit(visitor);
 }
@@ -165,7 +171,6 @@ void run(const run_options& options, const S&... statements) {
   static_assert(sizeof...(S) > 0, "funcmesh::run needs at least one statement");
   const auto& first = *std::get<0>(std::forward_as_tuple(statements...)).target;
   (detail::check_fused_sizes(first, *statements.target), ...);
-  (detail::check_aliasing(statements, statements...), ...);
 
   constexpr bool serial_only = (S::expression_type::serial_only || ...);
   // Each statement reads what its expression reads and writes one value.
@@ -173,8 +178,11 @@ void run(const run_options& options, const S&... statements) {
   const executor chosen =
       exec::effective_executor(options.on.value_or(default_executor()), serial_only);
   const index_range range = options.over.resolve(first);
-  const bool whole = options.over.what() != iteration_space::kind::list && range.begin == 0 &&
-                     range.end == first.total_size();
+  const bool listed = options.over.what() == iteration_space::kind::list;
+  const bool whole = !listed && range.begin == 0 && range.end == first.total_size();
+  // A list may name any index of the target: its readers need as many values.
+  const index_t needed = listed ? first.total_size() : range.end;
+  (detail::check_reads(statements, needed, statements...), ...);
 
   token holder;
   binder b(chosen.space(), holder);
