@@ -48,20 +48,32 @@ std::string grid_function_base::describe() const {
   return name_.empty() ? std::string("an unnamed grid function") : "grid function '" + name_ + "'";
 }
 
-void* binder::bind_target(grid_function_base& target, bool overwrite) {
-  for (const bound_target& bound : targets_) {
-    if (bound.function->storage().shares_with(target.storage())) return bound.pointer;
+const binder::bound_target* binder::find(const grid_function_base& function) const {
+  for (std::size_t k = 0; k < first_count_; ++k) {
+    if (first_targets_[k].function->storage().shares_with(function.storage())) {
+      return &first_targets_[k];
+    }
   }
+  for (const bound_target& bound : more_targets_) {
+    if (bound.function->storage().shares_with(function.storage())) return &bound;
+  }
+  return nullptr;
+}
+
+void* binder::bind_target(grid_function_base& target, bool overwrite) {
+  if (const bound_target* bound = find(target)) return bound->pointer;
   void* pointer = overwrite ? target.storage().overwrite_pointer(space_, *holder_)
                             : target.storage().write_pointer(space_, *holder_);
-  targets_.push_back({&target, pointer});
+  if (first_count_ < first_targets_.size()) {
+    first_targets_[first_count_++] = {&target, pointer};
+  } else {
+    more_targets_.push_back({&target, pointer});
+  }
   return pointer;
 }
 
 const void* binder::bind_read(const grid_function_base& function) {
-  for (const bound_target& bound : targets_) {
-    if (bound.function->storage().shares_with(function.storage())) return bound.pointer;
-  }
+  if (const bound_target* bound = find(function)) return bound->pointer;
   return function.storage().read_pointer(space_, *holder_);
 }
 

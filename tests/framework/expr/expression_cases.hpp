@@ -241,6 +241,15 @@ inline void fused_equals_separate() {
   fm::run({}, fm::set(a2, x + y), fm::set(b2, a2 * 2.0 - x), fm::add_to(b2, y));
   EXPECT_EQ(values(a1), values(a2));
   EXPECT_EQ(values(b1), values(b2));
+  // Many targets in one loop (more than the binder keeps inline), each reading the last.
+  field t1(n), t2(n), t3(n), t4(n), t5(n), t6(n);
+  fm::run({}, fm::set(t1, x + 1.0), fm::set(t2, t1 * 2.0), fm::set(t3, t2 - y),
+          fm::set(t4, t3 * t1), fm::set(t5, t4 + t2), fm::set(t6, t5 - t3));
+  const auto xv = values(x), yv = values(y), t6v = values(t6);
+  for (std::size_t i = 0; i < xv.size(); ++i) {
+    const double v1 = xv[i] + 1.0, v2 = v1 * 2.0, v3 = v2 - yv[i], v4 = v3 * v1, v5 = v4 + v2;
+    ASSERT_EQ(t6v[i], v5 - v3) << i;
+  }
   field other(n + 1);
   EXPECT_THROW(fm::run({}, fm::set(a2, x), fm::set(other, fm::pure(1.0))), fm::error);
   // Reading a smaller function at the loop's indices would read past its end.

@@ -3,6 +3,8 @@
 // functions into views in one memory space for one loop.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -83,9 +85,14 @@ class binder {
     const grid_function_base* function;
     void* pointer;
   };
+  const bound_target* find(const grid_function_base& function) const;
+
   memory_space space_;
   token* holder_;
-  std::vector<bound_target> targets_;
+  // Loops write few targets: the first ones live here, so that binding allocates nothing.
+  std::array<bound_target, 4> first_targets_{};
+  std::size_t first_count_ = 0;
+  std::vector<bound_target> more_targets_;
 };
 
 // Throws aliasing_error when `read` (read through a proxy) is `target`.

@@ -40,25 +40,13 @@ struct backend<executor_kind::openmp, Compiler> {
       return total;
     }
     std::vector<Acc> partials(static_cast<std::size_t>(wanted));
-    openmp::detail::first_exception error;
-    int actual = 1;
-#pragma omp parallel num_threads(wanted)
-    {
-      const int threads = omp_get_num_threads();
-      const int thread = omp_get_thread_num();
-      if (thread == 0) actual = threads;
+    openmp::detail::run_team(wanted, record, [&](int thread, int threads) {
       const block mine = block_of(begin, end, thread, threads);
-      try {
-        Acc local{};
-        for (index_t i = mine.begin; i < mine.end; ++i) add(local, i);
-        partials[static_cast<std::size_t>(thread)] = local;
-      } catch (...) {
-        error.capture();
-      }
-    }
-    record.threads = actual;
-    error.rethrow_if_any();
-    for (int thread = 0; thread < actual; ++thread) {
+      Acc local{};
+      for (index_t i = mine.begin; i < mine.end; ++i) add(local, i);
+      partials[static_cast<std::size_t>(thread)] = local;
+    });
+    for (int thread = 0; thread < record.threads; ++thread) {
       total.merge(partials[static_cast<std::size_t>(thread)]);
     }
     return total;
