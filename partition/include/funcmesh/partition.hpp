@@ -1,6 +1,17 @@
 // funcmesh::partition in one include: meshes, readers, dual graphs and METIS
-// partitioning into per-rank local meshes (no MPI). Filled in by the partitioning issue.
+// partitioning into per-rank local meshes (no MPI).
 #pragma once
 
 #include <funcmesh/framework.hpp>
+#include <funcmesh/partition/builtin_meshes.hpp>
+#include <funcmesh/partition/cell_type.hpp>
+#include <funcmesh/partition/dual_graph.hpp>
+#include <funcmesh/partition/geometry.hpp>
+#include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/partition/local_mesh.hpp>
+#include <funcmesh/partition/mesh.hpp>
+#include <funcmesh/partition/mesh_faces.hpp>
 #include <funcmesh/partition/metis_error.hpp>
+#include <funcmesh/partition/partition_metrics.hpp>
+#include <funcmesh/partition/partitioning.hpp>
+#include <funcmesh/partition/vtu_writer.hpp>

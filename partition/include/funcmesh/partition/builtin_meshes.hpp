@@ -1,0 +1,43 @@
+// Built-in meshes: rectangles of triangles or quads and boxes of hexahedra or tetrahedra,
+// with boundary tags left/right/bottom/top(/front/back) and an optional deterministic
+// perturbation of interior nodes. The embedded default mesh of every example.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include <funcmesh/core/index.hpp>
+#include <funcmesh/partition/mesh.hpp>
+
+namespace funcmesh {
+
+struct box_options {
+  std::array<double, 3> lengths{1, 1, 1};
+  std::array<double, 3> origin{0, 0, 0};
+  // Interior nodes move by up to this fraction of the smallest cell size in each
+  // coordinate; at most 0.2, so that no cell inverts.
+  double perturbation = 0;
+  std::uint64_t seed = 1;
+};
+
+// Nodes are numbered x fastest, then y, then z; node and cell ids are 1-based like
+// Gmsh's tags, boundary element ids continue after the cells'. Boundary elements are
+// oriented outward and tagged with physical groups of dimension dimension - 1:
+// 2-D left=1 (x min), right=2, bottom=3 (y min), top=4;
+// 3-D left=1, right=2 (x), front=3, back=4 (y), bottom=5, top=6 (z).
+// Invalid sizes or options throw funcmesh::error.
+
+// Each quad split into two counter-clockwise triangles along its (i,j)-(i+1,j+1) diagonal.
+mesh box2d_tri(index_t nx, index_t ny, const box_options& options = {});
+mesh box2d_quad(index_t nx, index_t ny, const box_options& options = {});
+mesh box3d_hex(index_t nx, index_t ny, index_t nz, const box_options& options = {});
+// Six positively oriented tetrahedra per hexahedron (Kuhn/Freudenthal split along the
+// main diagonal), conforming across hexahedra.
+mesh box3d_tet(index_t nx, index_t ny, index_t nz, const box_options& options = {});
+
+// "box2d-tri", "box2d-quad", "box3d-hex" or "box3d-tet" with equally many cells per
+// direction, chosen so that the cell count is close to cells_approx.
+mesh builtin_mesh(std::string_view name, index_t cells_approx, const box_options& options = {});
+
+}  // namespace funcmesh

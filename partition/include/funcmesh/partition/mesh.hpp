@@ -1,0 +1,61 @@
+// mesh: an unstructured 2-D or 3-D mesh as read or generated, before any partitioning:
+// node coordinates, cells of the top dimension (mixed types, CSR connectivity), boundary
+// elements (one dimension lower) with their Gmsh physical groups, and 64-bit global ids.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <funcmesh/core/index.hpp>
+#include <funcmesh/partition/cell_type.hpp>
+
+namespace funcmesh {
+
+// A Gmsh physical group: elements of one dimension tagged with an id and a name.
+struct physical_group {
+  int dimension = 0;
+  int id = 0;
+  std::string name;  // "" when the file gives none
+};
+
+// Elements of one dimension in CSR form: element e has nodes
+// nodes[offsets[e] .. offsets[e + 1]) (indices into mesh::coordinates), in Gmsh order.
+struct element_block {
+  std::vector<cell_type> types;
+  std::vector<index_t> offsets{0};
+  std::vector<index_t> nodes;
+  std::vector<std::int64_t> ids;  // global ids (Gmsh element tags, or 0-based when generated)
+  std::vector<int> physical;      // physical group id per element (0: none)
+
+  index_t size() const { return static_cast<index_t>(types.size()); }
+  std::span<const index_t> nodes_of(index_t e) const {
+    return {nodes.data() + offsets[static_cast<std::size_t>(e)],
+            static_cast<std::size_t>(offsets[static_cast<std::size_t>(e) + 1] -
+                                     offsets[static_cast<std::size_t>(e)])};
+  }
+  void add(cell_type type, std::span<const index_t> element_nodes, std::int64_t id,
+           int physical_id);
+};
+
+struct mesh {
+  int dimension = 0;  // 2 or 3: the dimension of the cells
+  // Node coordinates; z = 0 in 2-D.
+  std::vector<std::array<double, 3>> coordinates;
+  std::vector<std::int64_t> node_ids;  // global node ids (Gmsh node tags)
+  element_block cells;                 // elements of the top dimension
+  element_block boundary;              // elements of dimension - 1 (boundary tags)
+  std::vector<physical_group> physical_groups;
+
+  index_t node_count() const { return static_cast<index_t>(coordinates.size()); }
+  index_t cell_count() const { return cells.size(); }
+  // The id of the physical group with this name and dimension, or 0.
+  int physical_id(std::string_view name, int group_dimension) const;
+  // The name of a physical group id of this dimension ("" when unnamed or unknown).
+  std::string physical_name(int id, int group_dimension) const;
+};
+
+}  // namespace funcmesh

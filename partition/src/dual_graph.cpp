@@ -1,0 +1,162 @@
+// Dual graphs: face adjacency by sorting every cell face's node set (two cells meet where
+// the sets are equal), node adjacency through the node -> cells map.
+#include <funcmesh/partition/dual_graph.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <funcmesh/core/error.hpp>
+
+namespace funcmesh {
+
+namespace {
+
+// A cell face without its smallest node (that one is the bucket it sits in).
+struct face_rest {
+  std::array<index_t, 3> nodes;  // the other nodes, sorted; unused entries -1
+  index_t cell;
+};
+
+// The face's nodes, sorted (insertion sort: at most four, and std::sort on such a small
+// std::array trips GCC 12's -Warray-bounds).
+std::array<index_t, 4> sorted_face(std::span<const index_t> cell_nodes,
+                                   std::span<const std::uint8_t> local) {
+  std::array<index_t, 4> key{-1, -1, -1, -1};
+  for (std::size_t k = 0; k < local.size(); ++k) {
+    const index_t node = cell_nodes[local[k]];
+    std::size_t at = k;
+    for (; at > 0 && key[at - 1] > node; --at) key[at] = key[at - 1];
+    key[at] = node;
+  }
+  return key;
+}
+
+void check_nodes(const mesh& m) {
+  const index_t nodes = m.node_count();
+  for (std::size_t k = 0; k < m.cells.nodes.size(); ++k) {
+    const index_t node = m.cells.nodes[k];
+    if (node < 0 || node >= nodes) {
+      throw error("funcmesh::dual_graph: a cell references node index " + std::to_string(node) +
+                  ", but the mesh has " + std::to_string(nodes) + " nodes");
+    }
+  }
+}
+
+// CSR from undirected edges with every list sorted, in linear time: the directed pairs are
+// bucketed by target, then (stably) by source, so each source's targets come out in order.
+graph from_edges(index_t cells, const std::vector<std::array<index_t, 2>>& edges) {
+  const auto count = static_cast<std::size_t>(cells);
+  std::vector<index_t> by_target(count + 1, 0);
+  for (const auto& e : edges) {
+    ++by_target[static_cast<std::size_t>(e[0]) + 1];
+    ++by_target[static_cast<std::size_t>(e[1]) + 1];
+  }
+  for (std::size_t v = 0; v < count; ++v) by_target[v + 1] += by_target[v];
+  graph g;
+  g.offsets = by_target;  // every vertex has as many sources as targets
+  std::vector<index_t> sources(2 * edges.size());
+  std::vector<index_t> fill(by_target.begin(), by_target.end() - 1);
+  for (const auto& e : edges) {
+    sources[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[1])]++)] = e[0];
+    sources[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[0])]++)] = e[1];
+  }
+  g.adjacency.resize(sources.size());
+  fill.assign(g.offsets.begin(), g.offsets.end() - 1);
+  for (std::size_t target = 0; target < count; ++target) {
+    for (index_t k = by_target[target]; k < by_target[target + 1]; ++k) {
+      const auto source = static_cast<std::size_t>(sources[static_cast<std::size_t>(k)]);
+      g.adjacency[static_cast<std::size_t>(fill[source]++)] = static_cast<index_t>(target);
+    }
+  }
+  return g;
+}
+
+// Faces are bucketed by their smallest node (a counting sort, linear), then matched
+// within each small bucket: much faster than sorting every face of the mesh at once.
+graph face_dual(const mesh& m) {
+  const auto nodes = static_cast<std::size_t>(m.node_count());
+  std::vector<index_t> start(nodes + 1, 0);
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
+    const auto cell_nodes = m.cells.nodes_of(c);
+    for (int f = 0; f < face_count(type); ++f) {
+      ++start[static_cast<std::size_t>(sorted_face(cell_nodes, face_nodes(type, f))[0]) + 1];
+    }
+  }
+  for (std::size_t n = 0; n < nodes; ++n) start[n + 1] += start[n];
+  std::vector<face_rest> faces(static_cast<std::size_t>(start.back()));
+  std::vector<index_t> fill(start.begin(), start.end() - 1);
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
+    const auto cell_nodes = m.cells.nodes_of(c);
+    for (int f = 0; f < face_count(type); ++f) {
+      const auto key = sorted_face(cell_nodes, face_nodes(type, f));
+      faces[static_cast<std::size_t>(fill[static_cast<std::size_t>(key[0])]++)] = {
+          {key[1], key[2], key[3]}, c};
+    }
+  }
+  std::vector<std::array<index_t, 2>> edges;
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const auto first = faces.begin() + start[n];
+    const auto last = faces.begin() + start[n + 1];
+    std::sort(first, last,
+              [](const face_rest& a, const face_rest& b) { return a.nodes < b.nodes; });
+    for (auto k = first; k != last;) {
+      auto end = k + 1;
+      while (end != last && end->nodes == k->nodes) ++end;
+      if (end - k > 2) {
+        throw error("funcmesh::dual_graph: a face is shared by " + std::to_string(end - k) +
+                    " cells (cells " + std::to_string(k->cell) + ", " +
+                    std::to_string((k + 1)->cell) + ", " + std::to_string((k + 2)->cell) +
+                    "): the mesh is not a manifold");
+      }
+      if (end - k == 2 && k->cell != (k + 1)->cell) edges.push_back({k->cell, (k + 1)->cell});
+      k = end;
+    }
+  }
+  return from_edges(m.cell_count(), edges);
+}
+
+graph node_dual(const mesh& m) {
+  // node -> cells, then each cell's neighbours are the other cells of its nodes.
+  std::vector<index_t> offsets(static_cast<std::size_t>(m.node_count()) + 1, 0);
+  for (index_t node : m.cells.nodes) ++offsets[static_cast<std::size_t>(node) + 1];
+  for (std::size_t n = 0; n + 1 < offsets.size(); ++n) offsets[n + 1] += offsets[n];
+  std::vector<index_t> cells_of(static_cast<std::size_t>(offsets.back()));
+  std::vector<index_t> fill(offsets.begin(), offsets.end() - 1);
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    for (index_t node : m.cells.nodes_of(c)) {
+      cells_of[static_cast<std::size_t>(fill[static_cast<std::size_t>(node)]++)] = c;
+    }
+  }
+  graph g;
+  std::vector<index_t> around;
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    around.clear();
+    for (index_t node : m.cells.nodes_of(c)) {
+      for (index_t k = offsets[static_cast<std::size_t>(node)];
+           k < offsets[static_cast<std::size_t>(node) + 1]; ++k) {
+        if (cells_of[static_cast<std::size_t>(k)] != c) {
+          around.push_back(cells_of[static_cast<std::size_t>(k)]);
+        }
+      }
+    }
+    std::sort(around.begin(), around.end());
+    around.erase(std::unique(around.begin(), around.end()), around.end());
+    g.adjacency.insert(g.adjacency.end(), around.begin(), around.end());
+    g.offsets.push_back(static_cast<index_t>(g.adjacency.size()));
+  }
+  return g;
+}
+
+}  // namespace
+
+graph dual_graph(const mesh& m, adjacency by) {
+  check_nodes(m);
+  return by == adjacency::face ? face_dual(m) : node_dual(m);
+}
+
+}  // namespace funcmesh

@@ -1,0 +1,30 @@
+#include <funcmesh/partition/mesh.hpp>
+
+#include <funcmesh/core/error.hpp>
+
+namespace funcmesh {
+
+void element_block::add(cell_type type, std::span<const index_t> element_nodes, std::int64_t id,
+                        int physical_id) {
+  types.push_back(type);
+  nodes.insert(nodes.end(), element_nodes.begin(), element_nodes.end());
+  offsets.push_back(static_cast<index_t>(nodes.size()));
+  ids.push_back(id);
+  physical.push_back(physical_id);
+}
+
+int mesh::physical_id(std::string_view name, int group_dimension) const {
+  for (const physical_group& group : physical_groups) {
+    if (group.dimension == group_dimension && group.name == name) return group.id;
+  }
+  return 0;
+}
+
+std::string mesh::physical_name(int id, int group_dimension) const {
+  for (const physical_group& group : physical_groups) {
+    if (group.dimension == group_dimension && group.id == id) return group.name;
+  }
+  return {};
+}
+
+}  // namespace funcmesh

@@ -1,0 +1,198 @@
+// Faces by sorting every cell face's node set, as the dual graph does: equal sets are one
+// face. Numbering follows the cells, so a cell's faces are mostly close in memory.
+#include <funcmesh/partition/mesh_faces.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include <funcmesh/core/error.hpp>
+
+namespace funcmesh {
+
+namespace {
+
+using key_nodes = std::array<index_t, 4>;  // sorted, unused entries -1
+
+struct face_key {
+  key_nodes nodes;
+  index_t slot;  // position in cell_faces: cell_offsets[cell] + local face
+  index_t cell;
+};
+
+// Insertion sort of at most four nodes (std::sort here trips GCC 12's -Warray-bounds).
+template <class Nodes>
+key_nodes sorted(const Nodes& nodes) {
+  key_nodes key{-1, -1, -1, -1};
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const index_t node = nodes[k];
+    std::size_t at = k;
+    for (; at > 0 && key[at - 1] > node; --at) key[at] = key[at - 1];
+    key[at] = node;
+  }
+  return key;
+}
+
+std::string cell_name(const mesh& m, index_t c) {
+  return "cell " + std::to_string(m.cells.ids[static_cast<std::size_t>(c)]);
+}
+
+void check_cells(const mesh& m) {
+  if (m.dimension != 2 && m.dimension != 3) {
+    throw error("funcmesh::build_faces: mesh dimension must be 2 or 3, got " +
+                std::to_string(m.dimension));
+  }
+  const element_block& cells = m.cells;
+  if (cells.offsets.size() != cells.types.size() + 1 || cells.ids.size() != cells.types.size() ||
+      cells.offsets.back() != static_cast<index_t>(cells.nodes.size())) {
+    throw error("funcmesh::build_faces: inconsistent cell arrays (types, offsets, nodes, ids)");
+  }
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    const cell_type type = cells.types[static_cast<std::size_t>(c)];
+    if (dimension_of(type) != m.dimension) {
+      throw error("funcmesh::build_faces: " + cell_name(m, c) + " is a " +
+                  std::string(name_of(type)) + " in a " + std::to_string(m.dimension) + "-D mesh");
+    }
+    const auto nodes = cells.nodes_of(c);
+    if (static_cast<int>(nodes.size()) != node_count(type)) {
+      throw error("funcmesh::build_faces: " + cell_name(m, c) + " (" + std::string(name_of(type)) +
+                  ") has " + std::to_string(nodes.size()) + " nodes");
+    }
+    for (index_t node : nodes) {
+      if (node < 0 || node >= m.node_count()) {
+        throw error("funcmesh::build_faces: " + cell_name(m, c) + " references node index " +
+                    std::to_string(node) + " of " + std::to_string(m.node_count()));
+      }
+    }
+  }
+}
+
+// Sets each boundary face's physical id from the boundary element with the same nodes.
+void tag_boundary(const mesh& m, mesh_faces& faces) {
+  std::vector<face_key> boundary;
+  for (index_t f = 0; f < faces.size(); ++f) {
+    if (faces.on_boundary(f)) boundary.push_back({sorted(faces.nodes_of(f)), f, -1});
+  }
+  std::sort(boundary.begin(), boundary.end(),
+            [](const face_key& a, const face_key& b) { return a.nodes < b.nodes; });
+  const element_block& elements = m.boundary;
+  for (index_t e = 0; e < elements.size(); ++e) {
+    const auto nodes = elements.nodes_of(e);
+    if (nodes.size() > 4 ||
+        dimension_of(elements.types[static_cast<std::size_t>(e)]) != m.dimension - 1) {
+      continue;  // not a face of this mesh's cells (a point tag in 2-D, say)
+    }
+    for (index_t node : nodes) {
+      if (node < 0 || node >= m.node_count()) {
+        throw error("funcmesh::build_faces: boundary element " +
+                    std::to_string(elements.ids[static_cast<std::size_t>(e)]) +
+                    " references node index " + std::to_string(node) + " of " +
+                    std::to_string(m.node_count()));
+      }
+    }
+    const key_nodes key = sorted(nodes);
+    const auto at =
+        std::lower_bound(boundary.begin(), boundary.end(), key,
+                         [](const face_key& a, const key_nodes& k) { return a.nodes < k; });
+    // Elements matching no boundary face tag interior surfaces; faces keep 0 then.
+    if (at != boundary.end() && at->nodes == key) {
+      faces.physical[static_cast<std::size_t>(at->slot)] =
+          elements.physical[static_cast<std::size_t>(e)];
+    }
+  }
+}
+
+}  // namespace
+
+mesh_faces build_faces(const mesh& m) {
+  check_cells(m);
+  mesh_faces faces;
+  const auto cell_count = static_cast<std::size_t>(m.cell_count());
+  faces.cell_offsets.reserve(cell_count + 1);
+  for (std::size_t c = 0; c < cell_count; ++c) {
+    faces.cell_offsets.push_back(faces.cell_offsets.back() + face_count(m.cells.types[c]));
+  }
+  const auto slots = static_cast<std::size_t>(faces.cell_offsets.back());
+
+  std::vector<face_key> keys;
+  keys.reserve(slots);
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
+    const auto nodes = m.cells.nodes_of(c);
+    for (int f = 0; f < face_count(type); ++f) {
+      const auto local = face_nodes(type, f);
+      key_nodes key{-1, -1, -1, -1};
+      for (std::size_t k = 0; k < local.size(); ++k) {
+        const index_t node = nodes[local[k]];
+        std::size_t at = k;
+        for (; at > 0 && key[at - 1] > node; --at) key[at] = key[at - 1];
+        key[at] = node;
+      }
+      keys.push_back({key, faces.cell_offsets[static_cast<std::size_t>(c)] + f, c});
+    }
+  }
+  std::sort(keys.begin(), keys.end(), [](const face_key& a, const face_key& b) {
+    return a.nodes != b.nodes ? a.nodes < b.nodes : a.slot < b.slot;
+  });
+
+  // partner[slot]: the other cell's slot of the same face, or -1.
+  std::vector<index_t> partner(slots, -1);
+  for (std::size_t k = 0; k < keys.size();) {
+    std::size_t end = k + 1;
+    while (end < keys.size() && keys[end].nodes == keys[k].nodes) ++end;
+    if (end - k > 2) {
+      throw error("funcmesh::build_faces: a face is shared by " + std::to_string(end - k) +
+                  " cells (" + cell_name(m, keys[k].cell) + ", " + cell_name(m, keys[k + 1].cell) +
+                  ", " + cell_name(m, keys[k + 2].cell) + "): the mesh is not a manifold");
+    }
+    if (end - k == 2) {
+      if (keys[k].cell == keys[k + 1].cell) {
+        throw error("funcmesh::build_faces: " + cell_name(m, keys[k].cell) +
+                    " has two faces with the same nodes");
+      }
+      partner[static_cast<std::size_t>(keys[k].slot)] = keys[k + 1].slot;
+      partner[static_cast<std::size_t>(keys[k + 1].slot)] = keys[k].slot;
+    }
+    k = end;
+  }
+  std::vector<face_key>().swap(keys);
+
+  // Face count: every slot without a partner plus every pair once.
+  std::size_t face_total = 0;
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (partner[s] < 0 || static_cast<index_t>(s) < partner[s]) ++face_total;
+  }
+  faces.types.reserve(face_total);
+  faces.offsets.reserve(face_total + 1);
+  faces.nodes.reserve(face_total * (m.dimension == 2 ? 2 : 4));
+  faces.cells.reserve(face_total);
+  faces.cell_faces.assign(slots, -1);
+  std::vector<index_t> slot_cell(slots);
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    for (index_t s = faces.cell_offsets[static_cast<std::size_t>(c)];
+         s < faces.cell_offsets[static_cast<std::size_t>(c) + 1]; ++s) {
+      slot_cell[static_cast<std::size_t>(s)] = c;
+    }
+  }
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
+    const auto nodes = m.cells.nodes_of(c);
+    const index_t first = faces.cell_offsets[static_cast<std::size_t>(c)];
+    for (int f = 0; f < face_count(type); ++f) {
+      const auto slot = static_cast<std::size_t>(first + f);
+      if (faces.cell_faces[slot] >= 0) continue;  // met from its first cell already
+      const index_t face = faces.size();
+      const index_t other = partner[slot];
+      faces.types.push_back(face_type(type, f));
+      for (std::uint8_t local : face_nodes(type, f)) faces.nodes.push_back(nodes[local]);
+      faces.offsets.push_back(static_cast<index_t>(faces.nodes.size()));
+      faces.cells.push_back({c, other < 0 ? -1 : slot_cell[static_cast<std::size_t>(other)]});
+      faces.cell_faces[slot] = face;
+      if (other >= 0) faces.cell_faces[static_cast<std::size_t>(other)] = face;
+    }
+  }
+  faces.physical.assign(faces.types.size(), 0);
+  tag_boundary(m, faces);
+  return faces;
+}
+
+}  // namespace funcmesh

@@ -1,0 +1,26 @@
+// L-shape with a circular hole, meshed with quadrangles (Recombine).
+lc = 0.12;
+Point(1) = {0, 0, 0, lc};
+Point(2) = {2, 0, 0, lc};
+Point(3) = {2, 1, 0, lc};
+Point(4) = {1, 1, 0, lc};
+Point(5) = {1, 2, 0, lc};
+Point(6) = {0, 2, 0, lc};
+Line(1) = {1, 2};
+Line(2) = {2, 3};
+Line(3) = {3, 4};
+Line(4) = {4, 5};
+Line(5) = {5, 6};
+Line(6) = {6, 1};
+Point(7) = {0.5, 0.5, 0, lc};
+Point(8) = {0.75, 0.5, 0, lc};
+Point(9) = {0.25, 0.5, 0, lc};
+Circle(7) = {8, 7, 9};
+Circle(8) = {9, 7, 8};
+Curve Loop(1) = {1, 2, 3, 4, 5, 6};
+Curve Loop(2) = {7, 8};
+Plane Surface(1) = {1, 2};
+Recombine Surface{1};
+Physical Curve("outer") = {1, 2, 3, 4, 5, 6};
+Physical Curve("hole") = {7, 8};
+Physical Surface("domain") = {1};
