@@ -190,13 +190,17 @@ void builder::copy_geometry(local_mesh& lm) {
   mesh& out = lm.cells;
   out.dimension = global.dimension;
   out.physical_groups = global.physical_groups;
+  // Distinct nodes first (node_map marks the ones seen), then sort only those: a node
+  // belongs to many cells, so this sorts a few times fewer entries.
   for (index_t c : lm.global_cell) {
-    const auto nodes = global.cells.nodes_of(c);
-    lm.global_node.insert(lm.global_node.end(), nodes.begin(), nodes.end());
+    for (index_t node : global.cells.nodes_of(c)) {
+      if (node_map[at(node)] == -1) {
+        node_map[at(node)] = -2;
+        lm.global_node.push_back(node);
+      }
+    }
   }
   std::sort(lm.global_node.begin(), lm.global_node.end());
-  lm.global_node.erase(std::unique(lm.global_node.begin(), lm.global_node.end()),
-                       lm.global_node.end());
   out.coordinates.reserve(lm.global_node.size());
   out.node_ids.reserve(lm.global_node.size());
   for (std::size_t l = 0; l < lm.global_node.size(); ++l) {
