@@ -15,10 +15,12 @@ namespace funcmesh {
 
 namespace {
 
-// A cell face without its smallest node (that one is the bucket it sits in).
+// A cell face without its smallest node (that one is the bucket it sits in). Word is
+// 32-bit when the mesh's node and cell numbers fit: half the memory traffic.
+template <class Word>
 struct face_rest {
-  std::array<index_t, 3> nodes;  // the other nodes, sorted; unused entries -1
-  index_t cell;
+  std::array<Word, 3> nodes;  // the other nodes, sorted; unused entries all ones
+  Word cell;
 };
 
 // The face's nodes, sorted (insertion sort: at most four, and std::sort on such a small
@@ -77,7 +79,10 @@ graph from_edges(index_t cells, const std::vector<std::array<index_t, 2>>& edges
 
 // Faces are bucketed by their smallest node (a counting sort, linear), then matched
 // within each small bucket: much faster than sorting every face of the mesh at once.
+template <class Word>
 graph face_dual(const mesh& m) {
+  using rest = face_rest<Word>;
+  const auto word = [](index_t v) { return static_cast<Word>(v); };
   const auto nodes = static_cast<std::size_t>(m.node_count());
   std::vector<index_t> start(nodes + 1, 0);
   for (index_t c = 0; c < m.cell_count(); ++c) {
@@ -90,7 +95,7 @@ graph face_dual(const mesh& m) {
   for (std::size_t n = 0; n < nodes; ++n) start[n + 1] += start[n];
   // Left uninitialised (every entry is written below): zeroing ~30 bytes per face first
   // costs as much as filling them.
-  const std::unique_ptr<face_rest[]> faces(new face_rest[static_cast<std::size_t>(start.back())]);
+  const std::unique_ptr<rest[]> faces(new rest[static_cast<std::size_t>(start.back())]);
   std::vector<index_t> fill(start.begin(), start.end() - 1);
   for (index_t c = 0; c < m.cell_count(); ++c) {
     const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
@@ -98,25 +103,27 @@ graph face_dual(const mesh& m) {
     for (int f = 0; f < face_count(type); ++f) {
       const auto key = sorted_face(cell_nodes, face_nodes(type, f));
       faces[static_cast<std::size_t>(fill[static_cast<std::size_t>(key[0])]++)] = {
-          {key[1], key[2], key[3]}, c};
+          {word(key[1]), word(key[2]), word(key[3])}, word(c)};
     }
   }
   std::vector<std::array<index_t, 2>> edges;
   for (std::size_t n = 0; n < nodes; ++n) {
-    face_rest* const first = faces.get() + start[n];
-    face_rest* const last = faces.get() + start[n + 1];
-    std::sort(first, last,
-              [](const face_rest& a, const face_rest& b) { return a.nodes < b.nodes; });
+    rest* const first = faces.get() + start[n];
+    rest* const last = faces.get() + start[n + 1];
+    std::sort(first, last, [](const rest& a, const rest& b) { return a.nodes < b.nodes; });
     for (auto k = first; k != last;) {
       auto end = k + 1;
       while (end != last && end->nodes == k->nodes) ++end;
       if (end - k > 2) {
         throw error("funcmesh::dual_graph: a face is shared by " + std::to_string(end - k) +
-                    " cells (cells " + std::to_string(k->cell) + ", " +
-                    std::to_string((k + 1)->cell) + ", " + std::to_string((k + 2)->cell) +
+                    " cells (cells " + std::to_string(static_cast<index_t>(k->cell)) + ", " +
+                    std::to_string(static_cast<index_t>((k + 1)->cell)) + ", " +
+                    std::to_string(static_cast<index_t>((k + 2)->cell)) +
                     "): the mesh is not a manifold");
       }
-      if (end - k == 2 && k->cell != (k + 1)->cell) edges.push_back({k->cell, (k + 1)->cell});
+      if (end - k == 2 && k->cell != (k + 1)->cell) {
+        edges.push_back({static_cast<index_t>(k->cell), static_cast<index_t>((k + 1)->cell)});
+      }
       k = end;
     }
   }
@@ -159,7 +166,13 @@ graph node_dual(const mesh& m) {
 
 graph dual_graph(const mesh& m, adjacency by) {
   check_nodes(m);
-  return by == adjacency::face ? face_dual(m) : node_dual(m);
+  if (by == adjacency::node) return node_dual(m);
+  // All ones marks unused key entries, so numbers must stay below it.
+  constexpr auto narrow_limit = static_cast<index_t>(UINT32_MAX);
+  if (m.node_count() < narrow_limit && m.cell_count() < narrow_limit) {
+    return face_dual<std::uint32_t>(m);
+  }
+  return face_dual<std::uint64_t>(m);
 }
 
 }  // namespace funcmesh

@@ -1,6 +1,13 @@
 // funcmesh::comm in one include: MPI environment, distributed meshes and grid functions,
-// halo exchange and global reductions. Filled in by the comm issue.
+// halo exchange and global reductions.
 #pragma once
 
+#include <funcmesh/comm/communicator.hpp>
+#include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/environment.hpp>
+#include <funcmesh/comm/global_reduce.hpp>
+#include <funcmesh/comm/gpu_binding.hpp>
+#include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/partition.hpp>

@@ -1,0 +1,95 @@
+// halo_plan: the halo exchange of one local mesh — per neighbour rank the cells to send
+// and receive, packed byte buffers and persistent MPI requests — shared by every grid
+// function on that mesh. Split phase: begin() packs and starts, end() waits and unpacks.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <funcmesh/core/index.hpp>
+#include <funcmesh/exec/executor.hpp>
+#include <funcmesh/expr/grid_function_base.hpp>
+#include <funcmesh/memory/array.hpp>
+#include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/token.hpp>
+#include <funcmesh/partition/local_mesh.hpp>
+
+namespace funcmesh {
+
+// One field of an exchange round: its values (owned + halo) and the bytes per value.
+struct halo_field {
+  grid_function_base* function;
+  std::size_t element_size;
+};
+
+class halo_plan {
+ public:
+  // Copies the send/receive lists of `m`; no MPI traffic, so construction is local. Every
+  // rank of `comm` must build its plan from the same partition.
+  halo_plan(MPI_Comm comm, const local_mesh& m);
+  ~halo_plan();
+  halo_plan(const halo_plan&) = delete;
+  halo_plan& operator=(const halo_plan&) = delete;
+
+  // Several fields in one round: each is gathered into its own packed buffer and sent as
+  // its own message per neighbour (tag = base tag + field slot), all started together.
+  // Packing runs on `on` (a kernel for device data); the packed bytes go through host
+  // memory because Debian's Open MPI is not CUDA-aware.
+  void begin(std::span<const halo_field> fields, const executor& on = default_executor());
+  // Waits for the round begun last and scatters the received values into each halo.
+  void end(const executor& on = default_executor());
+  void exchange(std::span<const halo_field> fields, const executor& on = default_executor());
+
+  void begin(grid_function_base& f, std::size_t element_size,
+             const executor& on = default_executor());
+  void end(grid_function_base& f, std::size_t element_size,
+           const executor& on = default_executor());
+  void exchange(grid_function_base& f, std::size_t element_size,
+                const executor& on = default_executor());
+
+  bool in_flight() const { return in_flight_; }
+  // Rounds completed (a round of several fields counts once).
+  std::uint64_t exchange_count() const { return exchange_count_; }
+
+  MPI_Comm comm() const { return comm_; }
+  index_t interior_count() const { return interior_count_; }
+  index_t owned_count() const { return owned_count_; }
+  index_t total_count() const { return total_count_; }
+  std::size_t neighbour_count() const { return neighbour_part_.size(); }
+  // Messages from this plan use tags [tag_base, tag_base + fields in a round).
+  static constexpr int tag_base = 0x464d00;
+
+ private:
+  struct slot;  // one field's packed buffers and requests
+  void check_field(const halo_field& field) const;
+  void prepare_requests(slot& s, std::size_t element_size, int index);
+  void free_requests(slot& s) noexcept;
+
+  MPI_Comm comm_;
+  index_t interior_count_ = 0;
+  index_t owned_count_ = 0;
+  index_t total_count_ = 0;
+  std::vector<int> neighbour_part_;
+  // All neighbours' lists concatenated; neighbour n's part is [offset[n], offset[n + 1]).
+  array<index_t> send_;
+  array<index_t> receive_;
+  std::vector<index_t> send_offset_;
+  std::vector<index_t> receive_offset_;
+  std::vector<std::unique_ptr<slot>> slots_;
+  std::vector<halo_field> current_;
+  bool in_flight_ = false;
+  std::uint64_t exchange_count_ = 0;
+};
+
+// The plan of `m` on `comm`, built on first use and shared afterwards: the cache holds
+// weak references keyed by (&m, comm), so a plan lives while a grid function uses it.
+// `m` must not change once a plan exists; a different mesh later at the same address is
+// recognised (by part, counts and neighbour lists) and gets a new plan.
+std::shared_ptr<halo_plan> halo_plan_for(MPI_Comm comm, const local_mesh& m);
+
+}  // namespace funcmesh

@@ -1,0 +1,122 @@
+// Distribution of local meshes: partition on rank 0 and send each rank its bytes (chunked
+// below 2^31 per message), or let every rank generate and keep its own part. Failures on
+// any rank become the same exception on every rank, so no rank waits forever.
+#include <funcmesh/comm/distributed_mesh.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include <funcmesh/comm/communicator.hpp>
+#include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/core/error.hpp>
+#include <funcmesh/partition/dual_graph.hpp>
+
+namespace funcmesh {
+
+namespace {
+
+constexpr int mesh_tag = 7301;
+// Below INT_MAX, the widest count one MPI call takes.
+constexpr std::size_t chunk_bytes = std::size_t{1} << 30;
+
+// Every rank passes its failure ("" when fine); all throw the lowest failing rank's.
+void agree_or_throw(MPI_Comm comm, const std::string& failure) {
+  mpi::agree(mpi::communicator(comm), failure);
+}
+
+void send_bytes(MPI_Comm comm, int to, const std::vector<std::byte>& bytes) {
+  const unsigned long long total = bytes.size();
+  check_mpi(MPI_Send(&total, 1, MPI_UNSIGNED_LONG_LONG, to, mesh_tag, comm), "MPI_Send", comm);
+  for (std::size_t at = 0; at < bytes.size(); at += chunk_bytes) {
+    const std::size_t count = std::min(chunk_bytes, bytes.size() - at);
+    check_mpi(MPI_Send(bytes.data() + at, static_cast<int>(count), MPI_BYTE, to, mesh_tag, comm),
+              "MPI_Send", comm);
+  }
+}
+
+std::vector<std::byte> receive_bytes(MPI_Comm comm, int from) {
+  unsigned long long total = 0;
+  check_mpi(MPI_Recv(&total, 1, MPI_UNSIGNED_LONG_LONG, from, mesh_tag, comm, MPI_STATUS_IGNORE),
+            "MPI_Recv", comm);
+  std::vector<std::byte> bytes(static_cast<std::size_t>(total));
+  for (std::size_t at = 0; at < bytes.size(); at += chunk_bytes) {
+    const std::size_t count = std::min(chunk_bytes, bytes.size() - at);
+    check_mpi(MPI_Recv(bytes.data() + at, static_cast<int>(count), MPI_BYTE, from, mesh_tag, comm,
+                       MPI_STATUS_IGNORE),
+              "MPI_Recv", comm);
+  }
+  return bytes;
+}
+
+std::vector<int> partition_for(const mesh& global, const graph& dual, int parts,
+                               const partition_options& partitioning) {
+  if (partitioning.method == partition_method::geometric) {
+    return partition_mesh(global, parts, partitioning);
+  }
+  return partition_graph(dual, parts, partitioning);
+}
+
+distributed_mesh start(MPI_Comm comm) {
+  distributed_mesh result;
+  result.comm = comm;
+  check_mpi(MPI_Comm_rank(comm, &result.rank), "MPI_Comm_rank", comm);
+  check_mpi(MPI_Comm_size(comm, &result.size), "MPI_Comm_size", comm);
+  return result;
+}
+
+}  // namespace
+
+distributed_mesh distribute(MPI_Comm comm, const mesh& global,
+                            const partition_options& partitioning, const halo_options& halo) {
+  distributed_mesh result = start(comm);
+  std::vector<local_mesh> locals;
+  std::string failure;
+  long long counts[2] = {0, 0};
+  if (result.rank == 0) {
+    try {
+      const graph dual = dual_graph(global, halo.by);
+      const std::vector<int> part = partition_for(global, dual, result.size, partitioning);
+      locals = build_local_meshes(global, dual, part, result.size, halo);
+      counts[0] = global.cell_count();
+      counts[1] = global.node_count();
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  agree_or_throw(comm, failure);
+  check_mpi(MPI_Bcast(counts, 2, MPI_LONG_LONG, 0, comm), "MPI_Bcast", comm);
+  result.global_cells = counts[0];
+  result.global_nodes = counts[1];
+  if (result.rank == 0) {
+    for (int to = 1; to < result.size; ++to) {
+      send_bytes(comm, to, detail::serialize(locals[static_cast<std::size_t>(to)]));
+    }
+    result.local = std::move(locals[0]);
+  } else {
+    result.local = detail::deserialize(receive_bytes(comm, 0));
+  }
+  return result;
+}
+
+distributed_mesh distribute_generated(MPI_Comm comm, const std::function<mesh()>& generate,
+                                      const partition_options& partitioning,
+                                      const halo_options& halo) {
+  distributed_mesh result = start(comm);
+  std::string failure;
+  try {
+    const mesh global = generate();
+    const graph dual = dual_graph(global, halo.by);
+    const std::vector<int> part = partition_for(global, dual, result.size, partitioning);
+    result.local = build_local_mesh(global, dual, part, result.size, result.rank, halo);
+    result.global_cells = global.cell_count();
+    result.global_nodes = global.node_count();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  agree_or_throw(comm, failure);
+  return result;
+}
+
+}  // namespace funcmesh

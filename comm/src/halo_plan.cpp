@@ -1,0 +1,320 @@
+// Halo exchange plans: packed buffers, persistent requests, and the per-mesh cache.
+#include <funcmesh/comm/halo_plan.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/expr/gather_scatter.hpp>
+
+namespace funcmesh {
+
+struct halo_plan::slot {
+  buffer send;
+  buffer receive;
+  std::vector<MPI_Request> requests;  // receives first, then sends
+  std::size_t element_size = 0;
+  // Persistent requests are bound to addresses: re-created when the host copies move.
+  const void* send_host = nullptr;
+  const void* receive_host = nullptr;
+  token holder;  // keeps both host copies in place while a round is in flight
+};
+
+namespace {
+
+array<index_t> concatenate(const local_mesh& m, bool send, std::vector<index_t>& offsets) {
+  offsets.assign(1, 0);
+  for (const auto& n : m.neighbours) {
+    const auto& list = send ? n.send : n.receive;
+    offsets.push_back(offsets.back() + static_cast<index_t>(list.size()));
+  }
+  array<index_t> all(offsets.back());
+  auto out = all.overwrite();
+  index_t k = 0;
+  for (const auto& n : m.neighbours) {
+    for (index_t c : send ? n.send : n.receive) out[k++] = c;
+  }
+  return all;
+}
+
+int message_count(index_t values, std::size_t element_size, MPI_Comm comm) {
+  const std::size_t bytes = static_cast<std::size_t>(values) * element_size;
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw mpi_error(MPI_ERR_COUNT, "halo message of " + std::to_string(bytes) + " bytes", comm);
+  }
+  return static_cast<int>(bytes);
+}
+
+}  // namespace
+
+halo_plan::halo_plan(MPI_Comm comm, const local_mesh& m)
+    : comm_(comm),
+      interior_count_(m.interior_count),
+      owned_count_(m.owned_count),
+      total_count_(m.cells.cell_count()) {
+  for (const auto& n : m.neighbours) {
+    if (n.send.empty() != n.receive.empty()) {
+      throw error("funcmesh::halo_plan: part " + std::to_string(m.part) + " sends " +
+                  std::to_string(n.send.size()) + " and receives " +
+                  std::to_string(n.receive.size()) + " cells with part " + std::to_string(n.part) +
+                  " (halo lists must be symmetric)");
+    }
+    neighbour_part_.push_back(n.part);
+  }
+  send_ = concatenate(m, true, send_offset_);
+  receive_ = concatenate(m, false, receive_offset_);
+}
+
+halo_plan::~halo_plan() {
+  if (in_flight_) {
+    // A round still running would write into freed buffers: complete it first.
+    for (auto& s : slots_) {
+      MPI_Waitall(static_cast<int>(s->requests.size()), s->requests.data(), MPI_STATUSES_IGNORE);
+    }
+  }
+  for (auto& s : slots_) free_requests(*s);
+}
+
+void halo_plan::free_requests(slot& s) noexcept {
+  for (auto& r : s.requests) {
+    if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  }
+  s.requests.clear();
+}
+
+void halo_plan::check_field(const halo_field& field) const {
+  if (field.function == nullptr || field.function->owned_size() != owned_count_ ||
+      field.function->total_size() != total_count_) {
+    throw error("funcmesh::halo_plan: " +
+                (field.function ? field.function->describe() : std::string("a null function")) +
+                " does not match the local mesh (" + std::to_string(owned_count_) + " owned, " +
+                std::to_string(total_count_ - owned_count_) + " halo cells)");
+  }
+  if (field.element_size == 0 || field.function->storage().size_bytes() !=
+                                     static_cast<std::size_t>(total_count_) * field.element_size) {
+    throw error("funcmesh::halo_plan: element size " + std::to_string(field.element_size) +
+                " does not match " + field.function->describe());
+  }
+}
+
+void halo_plan::prepare_requests(slot& s, std::size_t element_size, int index) {
+  const auto send_bytes = static_cast<std::size_t>(send_.size()) * element_size;
+  const auto receive_bytes = static_cast<std::size_t>(receive_.size()) * element_size;
+  if (s.send.size_bytes() != send_bytes) s.send.set_size(send_bytes, preserve::no);
+  if (s.receive.size_bytes() != receive_bytes) s.receive.set_size(receive_bytes, preserve::no);
+  // Host pointers for MPI: the send copy is read after packing, the receive copy is
+  // overwritten by MPI (so no stale device contents are copied in first).
+  auto* send_host = static_cast<const std::byte*>(s.send.read_pointer(host_space, s.holder));
+  auto* receive_host = static_cast<std::byte*>(s.receive.overwrite_pointer(host_space, s.holder));
+  if (!s.requests.empty() && s.element_size == element_size && s.send_host == send_host &&
+      s.receive_host == receive_host) {
+    return;
+  }
+  free_requests(s);
+  s.element_size = element_size;
+  s.send_host = send_host;
+  s.receive_host = receive_host;
+  const int tag = tag_base + index;
+  const std::size_t n = neighbour_part_.size();
+  s.requests.assign(2 * n, MPI_REQUEST_NULL);
+  for (std::size_t k = 0; k < n; ++k) {
+    const index_t first = receive_offset_[k];
+    const int count = message_count(receive_offset_[k + 1] - first, element_size, comm_);
+    check_mpi(MPI_Recv_init(receive_host + static_cast<std::size_t>(first) * element_size, count,
+                            MPI_BYTE, neighbour_part_[k], tag, comm_, &s.requests[k]),
+              "MPI_Recv_init", comm_);
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const index_t first = send_offset_[k];
+    const int count = message_count(send_offset_[k + 1] - first, element_size, comm_);
+    // MPI_Send_init takes a non-const buffer in older MPI headers.
+    auto* from = const_cast<std::byte*>(send_host) + static_cast<std::size_t>(first) * element_size;
+    check_mpi(
+        MPI_Send_init(from, count, MPI_BYTE, neighbour_part_[k], tag, comm_, &s.requests[n + k]),
+        "MPI_Send_init", comm_);
+  }
+}
+
+void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
+  if (in_flight_) {
+    throw error("funcmesh::halo_plan::begin: the previous exchange has not ended");
+  }
+  for (const auto& f : fields) check_field(f);
+  current_.assign(fields.begin(), fields.end());
+  if (neighbour_part_.empty()) {
+    in_flight_ = true;
+    return;
+  }
+  while (slots_.size() < fields.size()) slots_.push_back(std::make_unique<slot>());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    slot& s = *slots_[i];
+    s.holder.release();
+    const auto bytes = static_cast<std::size_t>(send_.size()) * fields[i].element_size;
+    if (s.send.size_bytes() != bytes) s.send.set_size(bytes, preserve::no);
+    detail::gather_bytes(on, fields[i].function->storage(), total_count_, send_.storage(), s.send,
+                         fields[i].element_size);
+  }
+  try {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      slot& s = *slots_[i];
+      prepare_requests(s, fields[i].element_size, static_cast<int>(i));
+      check_mpi(MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data()),
+                "MPI_Startall", comm_);
+    }
+  } catch (...) {
+    for (auto& s : slots_) s->holder.release();
+    throw;
+  }
+  in_flight_ = true;
+}
+
+void halo_plan::end(const executor& on) {
+  if (!in_flight_) throw error("funcmesh::halo_plan::end: no exchange was begun");
+  in_flight_ = false;
+  if (!neighbour_part_.empty()) {
+    for (std::size_t i = 0; i < current_.size(); ++i) {
+      slot& s = *slots_[i];
+      const int code =
+          MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
+      if (code != MPI_SUCCESS) {
+        for (auto& other : slots_) other->holder.release();
+        check_mpi(code, "MPI_Waitall", comm_);
+      }
+    }
+    for (std::size_t i = 0; i < current_.size(); ++i) {
+      slot& s = *slots_[i];
+      s.holder.release();  // the received host bytes may now move to the executor's space
+      detail::scatter_bytes(on, s.receive, receive_.storage(), current_[i].function->storage(),
+                            total_count_, current_[i].element_size);
+    }
+  }
+  current_.clear();
+  ++exchange_count_;
+}
+
+void halo_plan::exchange(std::span<const halo_field> fields, const executor& on) {
+  begin(fields, on);
+  end(on);
+}
+
+void halo_plan::begin(grid_function_base& f, std::size_t element_size, const executor& on) {
+  const halo_field field{&f, element_size};
+  begin(std::span<const halo_field>(&field, 1), on);
+}
+
+void halo_plan::end(grid_function_base& f, std::size_t element_size, const executor& on) {
+  if (in_flight_ && (current_.size() != 1 || current_[0].function != &f ||
+                     current_[0].element_size != element_size)) {
+    throw error("funcmesh::halo_plan::end: the exchange in flight is not that of " + f.describe());
+  }
+  end(on);
+}
+
+void halo_plan::exchange(grid_function_base& f, std::size_t element_size, const executor& on) {
+  begin(f, element_size, on);
+  end(on);
+}
+
+namespace {
+
+struct cache_entry {
+  std::weak_ptr<halo_plan> plan;
+  // Recognises a different mesh that later occupies the same address.
+  std::tuple<int, int, index_t, index_t, index_t, std::size_t> signature;
+};
+
+auto signature_of(const local_mesh& m) {
+  return std::make_tuple(m.part, m.parts, m.interior_count, m.owned_count, m.cells.cell_count(),
+                         m.neighbours.size());
+}
+
+}  // namespace
+
+std::shared_ptr<halo_plan> halo_plan_for(MPI_Comm comm, const local_mesh& m) {
+  static std::mutex guard;
+  static std::map<std::pair<const local_mesh*, MPI_Comm>, cache_entry> cache;
+  const std::lock_guard lock(guard);
+  // Drop entries whose plans are gone, so the map stays as small as the live plans.
+  std::erase_if(cache, [](const auto& entry) { return entry.second.plan.expired(); });
+  auto& entry = cache[{&m, comm}];
+  if (auto plan = entry.plan.lock(); plan && entry.signature == signature_of(m)) return plan;
+  auto plan = std::make_shared<halo_plan>(comm, m);
+  entry = {plan, signature_of(m)};
+  return plan;
+}
+
+}  // namespace funcmesh
+
+namespace funcmesh::detail {
+
+namespace {
+std::mutex registry_guard;
+std::unordered_map<const grid_function_base*, halo_state*>& registry() {
+  static std::unordered_map<const grid_function_base*, halo_state*> map;
+  return map;
+}
+}  // namespace
+
+void register_halo(const grid_function_base& function, halo_state& state) {
+  const std::lock_guard lock(registry_guard);
+  registry()[&function] = &state;
+}
+
+void unregister_halo(const grid_function_base& function) noexcept {
+  const std::lock_guard lock(registry_guard);
+  registry().erase(&function);
+}
+
+halo_state* find_halo(const grid_function_base& function) {
+  const std::lock_guard lock(registry_guard);
+  const auto found = registry().find(&function);
+  return found == registry().end() ? nullptr : found->second;
+}
+
+namespace {
+// The plans of `states` in first-seen order, with their fields: every rank visits the
+// same expression, so every rank starts the same rounds in the same order.
+std::vector<std::pair<halo_plan*, std::vector<halo_field>>> rounds(
+    const std::vector<halo_state*>& states) {
+  std::vector<std::pair<halo_plan*, std::vector<halo_field>>> out;
+  for (halo_state* s : states) {
+    auto it = std::ranges::find(out, s->plan.get(), &decltype(out)::value_type::first);
+    if (it == out.end()) it = out.insert(out.end(), {s->plan.get(), {}});
+    it->second.push_back({s->function, s->element_size});
+  }
+  return out;
+}
+}  // namespace
+
+void begin_halos(const std::vector<halo_state*>& states, const executor& on) {
+  auto all = rounds(states);
+  std::size_t started = 0;
+  try {
+    for (auto& [plan, fields] : all) {
+      plan->begin(fields, on);
+      ++started;
+    }
+  } catch (...) {
+    for (std::size_t i = 0; i < started; ++i) all[i].first->end(on);
+    throw;
+  }
+  // The values packed are those of this write count; nothing writes them until end.
+  for (halo_state* s : states) s->exchanged_at = s->function->write_count();
+}
+
+void end_halos(const std::vector<halo_state*>& states, const executor& on) {
+  for (auto& [plan, fields] : rounds(states)) {
+    if (plan->in_flight()) plan->end(on);
+  }
+  for (halo_state* s : states) ++s->exchanges;
+}
+
+}  // namespace funcmesh::detail
