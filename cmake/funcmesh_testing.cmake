@@ -2,9 +2,11 @@
 #   funcmesh_add_gtest(NAME SOURCES ... [LIBRARIES ...] [TIMEOUT s] [LABELS ...])
 #     a GoogleTest executable; each TEST becomes a ctest test (discovered at test time,
 #     so a CUDA build can be compiled where no GPU is present).
-#   funcmesh_add_mpi_test(NAME TARGET RANKS 1 2 4 [TIMEOUT s] [ARGS ...] [THREADS n])
+#   funcmesh_add_mpi_test(NAME TARGET RANKS 1 2 4 [TIMEOUT s] [ARGS ...] [THREADS n]
+#                         [TCP_RANKS 2 4])
 #     one ctest test per rank count, NAME_np<N>, run through MPIEXEC_EXECUTABLE with
-#     the environment every MPI run here needs (root allowed, loopback only).
+#     the environment every MPI run here needs (root allowed, loopback only); TCP_RANKS
+#     adds NAME_tcp_np<N> over the TCP transport (still on loopback).
 include(GoogleTest)
 
 set(FUNCMESH_TEST_TIMEOUT 300 CACHE STRING "Default ctest TIMEOUT (seconds) for funcmesh tests")
@@ -39,7 +41,7 @@ function(funcmesh_add_gtest name)
 endfunction()
 
 function(funcmesh_add_mpi_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;TIMEOUT;THREADS" "RANKS;ARGS;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;TIMEOUT;THREADS" "RANKS;ARGS;LABELS;TCP_RANKS")
   if(NOT arg_TARGET OR NOT arg_RANKS)
     message(FATAL_ERROR "funcmesh_add_mpi_test(${name}): TARGET and RANKS are required")
   endif()
@@ -59,5 +61,19 @@ function(funcmesh_add_mpi_test name)
       PROCESSORS ${ranks}
       LABELS "mpi;${arg_LABELS}"
       ENVIRONMENT "${FUNCMESH_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=${arg_THREADS}")
+  endforeach()
+  # The transport a multi-node run uses (TCP between ranks, kept on loopback here), instead
+  # of shared memory: NAME_tcp_np<N>.
+  foreach(ranks IN LISTS arg_TCP_RANKS)
+    set(test_name ${name}_tcp_np${ranks})
+    add_test(NAME ${test_name}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
+                     $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
+    set_tests_properties(${test_name} PROPERTIES
+      TIMEOUT ${arg_TIMEOUT}
+      PROCESSORS ${ranks}
+      LABELS "mpi;tcp;${arg_LABELS}"
+      ENVIRONMENT
+        "${FUNCMESH_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=${arg_THREADS};OMPI_MCA_btl=tcp,self")
   endforeach()
 endfunction()

@@ -1,6 +1,8 @@
 // Halo exchange plans: packed buffers, persistent requests, and the per-mesh cache.
 #include <funcmesh/comm/halo_plan.hpp>
 
+#include <funcmesh/comm/gpu_aware_mpi.hpp>
+
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
@@ -105,15 +107,17 @@ void halo_plan::check_field(const halo_field& field) const {
   }
 }
 
-void halo_plan::prepare_requests(slot& s, std::size_t element_size, int index) {
+void halo_plan::prepare_requests(slot& s, std::size_t element_size, int index,
+                                 memory_space transfer) {
   const auto send_bytes = static_cast<std::size_t>(send_.size()) * element_size;
   const auto receive_bytes = static_cast<std::size_t>(receive_.size()) * element_size;
   if (s.send.size_bytes() != send_bytes) s.send.set_size(send_bytes, preserve::no);
   if (s.receive.size_bytes() != receive_bytes) s.receive.set_size(receive_bytes, preserve::no);
-  // Host pointers for MPI: the send copy is read after packing, the receive copy is
-  // overwritten by MPI (so no stale device contents are copied in first).
-  auto* send_host = static_cast<const std::byte*>(s.send.read_pointer(host_space, s.holder));
-  auto* receive_host = static_cast<std::byte*>(s.receive.overwrite_pointer(host_space, s.holder));
+  // Pointers for MPI in the transfer space (the host unless MPI takes device memory): the
+  // send copy is read after packing, the receive copy is overwritten by MPI (so no stale
+  // contents are copied in first).
+  auto* send_host = static_cast<const std::byte*>(s.send.read_pointer(transfer, s.holder));
+  auto* receive_host = static_cast<std::byte*>(s.receive.overwrite_pointer(transfer, s.holder));
   if (!s.requests.empty() && s.element_size == element_size && s.send_host == send_host &&
       s.receive_host == receive_host) {
     return;
@@ -162,10 +166,12 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     detail::gather_bytes(on, fields[i].function->storage(), total_count_, send_.storage(), s.send,
                          fields[i].element_size);
   }
+  // Device data is staged through the host unless MPI is known to take device pointers.
+  const memory_space transfer = on.space().is_host() || !mpi::gpu_aware() ? host_space : on.space();
   try {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       slot& s = *slots_[i];
-      prepare_requests(s, fields[i].element_size, static_cast<int>(i));
+      prepare_requests(s, fields[i].element_size, static_cast<int>(i), transfer);
       check_mpi(MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data()),
                 "MPI_Startall", comm_);
     }

@@ -7,6 +7,7 @@
 #include <funcmesh/comm/distributed_mesh.hpp>
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/global_reduce.hpp>
+#include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/comm/mpi_error.hpp>

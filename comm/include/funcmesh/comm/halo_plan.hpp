@@ -67,7 +67,7 @@ class halo_plan {
  private:
   struct slot;  // one field's packed buffers and requests
   void check_field(const halo_field& field) const;
-  void prepare_requests(slot& s, std::size_t element_size, int index);
+  void prepare_requests(slot& s, std::size_t element_size, int index, memory_space transfer);
   void free_requests(slot& s) noexcept;
 
   MPI_Comm comm_;
