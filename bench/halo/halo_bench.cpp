@@ -1,0 +1,407 @@
+// Halo exchange benchmark: MPI latency and bandwidth against message size, the full halo
+// of a partitioned 1M-cell quad mesh, overlap of the exchange with a neighbour-average
+// update (the hidden fraction, last line), and strong scaling of that update.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/environment.hpp>
+#include <funcmesh/comm/face_loops.hpp>
+#include <funcmesh/comm/halo_plan.hpp>
+#include <funcmesh/framework.hpp>
+#include <funcmesh/func/function.hpp>
+#include <funcmesh/partition/builtin_meshes.hpp>
+#include <funcmesh/partition/dual_graph.hpp>
+
+namespace fm = funcmesh;
+
+namespace {
+
+constexpr int max_neighbours = 4;  // quads have four faces
+using neighbour_list = fm::vec<fm::index_t, max_neighbours>;
+
+// u_new[i] = mean of u over i's face neighbours (the Laplacian smoothing step).
+const auto average = fm::_([](fm::proxy<const double> u, neighbour_list n) {
+  double sum = 0.0;
+  int count = 0;
+  for (int k = 0; k < max_neighbours; ++k) {
+    if (n[k] >= 0) {
+      sum += u[n[k]];
+      ++count;
+    }
+  }
+  return count > 0 ? sum / count : 0.0;
+});
+
+double now() { return MPI_Wtime(); }
+
+double median(std::vector<double> v) {
+  std::ranges::sort(v);
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double max_over(MPI_Comm comm, double x) {
+  double out = 0;
+  MPI_Allreduce(&x, &out, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return out;
+}
+
+// A barrier that sleeps while waiting, so that idle ranks leave the cores to the ranks
+// being timed (busy polling would steal them when ranks outnumber cores).
+void idle_barrier(MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm, &request);
+  int done = 0;
+  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE), done == 0) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// Interleaved repetitions: each round runs every variant once (a batch of `batch` calls
+// timed as a whole, the slowest rank's time kept); returns each variant's median seconds
+// per call.
+std::vector<double> interleaved(MPI_Comm comm, int rounds, int batch,
+                                const std::vector<std::function<void()>>& variants) {
+  std::vector<std::vector<double>> times(variants.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k < variants.size(); ++k) {
+      MPI_Barrier(comm);
+      const double start = now();
+      for (int b = 0; b < batch; ++b) variants[k]();
+      times[k].push_back(max_over(comm, now() - start) / batch);
+    }
+  }
+  std::vector<double> medians;
+  for (auto& t : times) medians.push_back(median(t));
+  return medians;
+}
+
+// ---- 1. latency and bandwidth against message size (ranks 0 and 1) ----
+
+void message_sizes(MPI_Comm world, int rank, int size) {
+  if (rank == 0) std::printf("== 1. point-to-point, ranks 0 <-> 1 (medians of 11 rounds)\n");
+  if (size < 2) {
+    if (rank == 0) std::printf("   needs 2 ranks: skipped\n\n");
+    return;
+  }
+  std::vector<std::size_t> bytes;
+  for (std::size_t b = 8; b <= (std::size_t{16} << 20); b *= 4) bytes.push_back(b);
+  bytes.push_back(std::size_t{16} << 20);  // 8 * 4^k stops at 8 MB
+  const std::size_t largest = bytes.back();
+  std::vector<char> out(largest, 1), in(largest, 0);
+  const int rounds = 11;
+  std::vector<std::vector<double>> pingpong(bytes.size()), exchange(bytes.size());
+  if (rank < 2) {
+    MPI_Comm pair = MPI_COMM_NULL;
+    MPI_Comm_split(world, 0, rank, &pair);
+    const int peer = 1 - rank;
+    for (int r = 0; r < rounds; ++r) {
+      for (std::size_t k = 0; k < bytes.size(); ++k) {
+        const int n = static_cast<int>(bytes[k]);
+        const int iterations =
+            static_cast<int>(std::clamp<std::size_t>((std::size_t{4} << 20) / bytes[k], 4, 200));
+        // Ping-pong: one-way time is half the round trip.
+        MPI_Barrier(pair);
+        double start = now();
+        for (int i = 0; i < iterations; ++i) {
+          if (rank == 0) {
+            MPI_Send(out.data(), n, MPI_CHAR, peer, 1, pair);
+            MPI_Recv(in.data(), n, MPI_CHAR, peer, 1, pair, MPI_STATUS_IGNORE);
+          } else {
+            MPI_Recv(in.data(), n, MPI_CHAR, peer, 1, pair, MPI_STATUS_IGNORE);
+            MPI_Send(out.data(), n, MPI_CHAR, peer, 1, pair);
+          }
+        }
+        pingpong[k].push_back((now() - start) / (2.0 * iterations));
+        // The halo pattern: both ranks send and receive at once, persistent requests.
+        MPI_Request requests[2];
+        MPI_Recv_init(in.data(), n, MPI_CHAR, peer, 2, pair, &requests[0]);
+        MPI_Send_init(out.data(), n, MPI_CHAR, peer, 2, pair, &requests[1]);
+        MPI_Barrier(pair);
+        start = now();
+        for (int i = 0; i < iterations; ++i) {
+          MPI_Startall(2, requests);
+          MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+        }
+        exchange[k].push_back(max_over(pair, (now() - start) / iterations));
+        MPI_Request_free(&requests[0]);
+        MPI_Request_free(&requests[1]);
+      }
+    }
+    MPI_Comm_free(&pair);
+  } else {
+    MPI_Comm unused = MPI_COMM_NULL;
+    MPI_Comm_split(world, MPI_UNDEFINED, rank, &unused);
+  }
+  if (rank == 0) {
+    std::printf("   %10s | %12s %8s | %14s %8s\n", "bytes", "pingpong us", "GB/s", "exchange us",
+                "GB/s");
+    for (std::size_t k = 0; k < bytes.size(); ++k) {
+      const double p = median(pingpong[k]), e = median(exchange[k]);
+      const double b = static_cast<double>(bytes[k]);
+      std::printf("   %10zu | %12.2f %8.3f | %14.2f %8.3f\n", bytes[k], p * 1e6, b / p * 1e-9,
+                  e * 1e6, b / e * 1e-9);
+    }
+    std::printf(
+        "   (pingpong: one way = round trip / 2; exchange: both ranks send and receive\n"
+        "    at once with persistent requests, GB/s per direction)\n\n");
+  }
+  idle_barrier(world);
+}
+
+// ---- the update on a local mesh ----
+
+struct problem {
+  fm::distributed_mesh dm;
+  std::shared_ptr<fm::halo_plan> plan;
+  fm::dist_function<double> u, v;
+  fm::grid_function<neighbour_list> nbr;
+
+  problem(MPI_Comm comm, fm::index_t side)
+      : dm(fm::distribute_generated(comm, [side] { return fm::box2d_quad(side, side); })),
+        plan(fm::halo_plan_for(comm, dm.local)),
+        u(plan, "u"),
+        v(plan, "v"),
+        nbr(dm.local.owned_count, dm.local.halo_count(), "neighbours") {
+    const fm::local_mesh& m = dm.local;
+    const fm::graph g = fm::dual_graph(m.cells);
+    {
+      auto w = nbr.write();
+      for (fm::index_t c = 0; c < m.owned_count; ++c) {
+        const auto list = g.neighbours(c);
+        for (int k = 0; k < max_neighbours; ++k) {
+          w[c][k] = k < static_cast<int>(list.size()) ? list[static_cast<std::size_t>(k)] : -1;
+        }
+      }
+    }
+    auto w = u.local().write();
+    for (fm::index_t c = 0; c < m.owned_count; ++c) {
+      w[c] = std::sin(1e-3 * static_cast<double>(m.global_cell[static_cast<std::size_t>(c)]));
+    }
+  }
+  fm::index_t max_halo() const {
+    return static_cast<fm::index_t>(max_over(dm.comm, static_cast<double>(dm.local.halo_count())));
+  }
+  fm::index_t max_owned() const {
+    return static_cast<fm::index_t>(max_over(dm.comm, static_cast<double>(dm.local.owned_count)));
+  }
+  void update() { v = average / fm::pure(fm::pr(u)) * nbr; }
+  void step() {
+    update();
+    swap(u, v);  // the new u is written, so the next step exchanges its halo
+  }
+};
+
+// ---- 2. the full halo of the 1M-cell mesh ----
+
+void full_halo(problem& p, int rank) {
+  fm::dist_function<double> b(p.plan, "b"), c(p.plan, "c"), d(p.plan, "d");
+  b = 1.0;
+  c = 2.0;
+  d = 3.0;
+  const fm::halo_field one[] = {{&p.u.local(), sizeof(double)}};
+  const fm::halo_field four[] = {{&p.u.local(), sizeof(double)},
+                                 {&b.local(), sizeof(double)},
+                                 {&c.local(), sizeof(double)},
+                                 {&d.local(), sizeof(double)}};
+  const fm::index_t halo = p.max_halo();
+  const double neighbours = max_over(p.dm.comm, static_cast<double>(p.plan->neighbour_count()));
+  const auto t = interleaved(p.dm.comm, 15, 20,
+                             {[&] { p.plan->exchange(one); }, [&] { p.plan->exchange(four); }});
+  if (rank == 0) {
+    std::printf("== 2. full halo, box2d_quad(1000, 1000), depth 1, %d ranks\n", p.dm.size);
+    std::printf("   largest halo %lld cells, most neighbours %.0f\n", static_cast<long long>(halo),
+                neighbours);
+    std::printf("   1 double field : %9.2f us\n", t[0] * 1e6);
+    std::printf("   4 double fields: %9.2f us (one round)\n\n", t[1] * 1e6);
+  }
+}
+
+// ---- 3. overlap ----
+
+struct overlap_times {
+  double ex, up, both;
+};
+
+// t_ex: the exchange alone; t_up: the update with a fresh halo (no exchange); t_both: the
+// update with a stale halo (begin, interior, end, boundary). Interleaved batches of 50.
+overlap_times time_overlap(problem& p, int rounds) {
+  auto exchange = [&] {
+    p.u.local().mark_written();
+    p.u.exchange();
+  };
+  auto update = [&] { p.update(); };
+  auto both = [&] {
+    p.u.local().mark_written();
+    p.update();
+  };
+  const auto t = interleaved(p.dm.comm, rounds, 50, {exchange, update, both});
+  return {t[0], t[1], t[2]};
+}
+
+double overlap(MPI_Comm world, int rank, int size) {
+  if (rank == 0) {
+    std::printf("== 3. overlap: u_new = mean of face neighbours through a proxy\n");
+    std::printf("   search for t_up/t_ex within 2x (medians of 5 rounds):\n");
+    std::printf("   %6s %10s %8s | %10s %10s %7s\n", "side", "owned", "halo", "t_ex us", "t_up us",
+                "up/ex");
+  }
+  fm::index_t best_side = 0;
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (fm::index_t side : {16, 32, 64, 128, 256, 512}) {
+    problem p(world, side);
+    const overlap_times t = time_overlap(p, 5);
+    const fm::index_t owned = p.max_owned(), halo = p.max_halo();
+    const double distance = std::abs(std::log(t.up / t.ex));
+    if (distance < best_distance) {
+      best_distance = distance;
+      best_side = side;
+    }
+    if (rank == 0) {
+      std::printf("   %6lld %10lld %8lld | %10.2f %10.2f %7.2f\n", static_cast<long long>(side),
+                  static_cast<long long>(owned), static_cast<long long>(halo), t.ex * 1e6,
+                  t.up * 1e6, t.up / t.ex);
+    }
+  }
+  problem p(world, best_side);
+  // Where an exchange's time goes: begin (pack, start) and end (wait, unpack).
+  const fm::halo_field one[] = {{&p.u.local(), sizeof(double)}};
+  std::vector<double> begins, ends;
+  for (int r = 0; r < 21; ++r) {
+    double b = 0, e = 0;
+    MPI_Barrier(world);
+    for (int k = 0; k < 50; ++k) {
+      const double t0 = now();
+      p.plan->begin(one);
+      const double t1 = now();
+      p.plan->end();
+      b += t1 - t0;
+      e += now() - t1;
+    }
+    begins.push_back(max_over(world, b / 50));
+    ends.push_back(max_over(world, e / 50));
+  }
+  const auto exchanges = p.u.exchange_count();
+  const overlap_times t = time_overlap(p, 21);
+  const auto expected = exchanges + 21u * 50u * 2u;  // the exchange and the stale update
+  const bool counted = p.u.exchange_count() == expected;
+  const double hidden = (t.ex + t.up - t.both) / std::min(t.ex, t.up);
+  if (rank == 0) {
+    std::printf("   chosen side %lld (medians of 21 rounds of 50 calls):\n",
+                static_cast<long long>(best_side));
+    std::printf("   t_ex %.2f us, t_up %.2f us, t_both %.2f us (up/ex %.2f%s)\n", t.ex * 1e6,
+                t.up * 1e6, t.both * 1e6, t.up / t.ex,
+                std::abs(std::log(t.up / t.ex)) <= std::log(2.0) ? "" : ", NOT within 2x");
+    std::printf("   an exchange: begin (pack + start) %.2f us, end (wait + unpack) %.2f us\n",
+                median(begins) * 1e6, median(ends) * 1e6);
+    std::printf("   exchanges as expected (fresh update: none; stale update: one each): %s\n",
+                counted ? "yes" : "NO");
+    if (size < 2) std::printf("   1 rank: no neighbours, nothing to hide\n");
+    std::printf("\n");
+  }
+  return size < 2 ? std::numeric_limits<double>::quiet_NaN() : hidden;
+}
+
+// ---- 4. strong scaling ----
+
+// Seconds per step on a 1-part mesh, on rank 0 alone (the others wait, sleeping).
+double one_rank_step(MPI_Comm world, int rank) {
+  MPI_Comm self = MPI_COMM_NULL;
+  MPI_Comm_split(world, rank == 0 ? 0 : MPI_UNDEFINED, 0, &self);
+  double seconds = 0;
+  if (rank == 0) {
+    problem p(self, 1000);
+    p.step();
+    seconds = interleaved(self, 9, 10, {[&] { p.step(); }})[0];
+    MPI_Comm_free(&self);
+  }
+  idle_barrier(world);
+  return seconds;
+}
+
+void strong_scaling(problem& p, int rank, int size, double t1) {
+  p.step();
+  const double tn = interleaved(p.dm.comm, 9, 10, {[&] { p.step(); }})[0];
+  if (rank == 0) {
+    std::printf("== 4. strong scaling, Laplacian step (exchange + update) on 1M cells\n");
+    std::printf("   1 rank (rank 0 alone, 1-part mesh): %9.1f us/step\n", t1 * 1e6);
+    std::printf("   %d ranks                          : %9.1f us/step\n", size, tn * 1e6);
+    std::printf("   parallel efficiency t1 / (np * tnp) = %.3f\n\n", t1 / (size * tn));
+  }
+}
+
+// ---- 5. face loops: gather (each cell sums its faces) vs scatter (colour groups) ----
+
+double diffusion(double ul, double ur, const fm::face_view& f) {
+  return (ur - ul) * f.area / f.distance;
+}
+double fixed_one(double u, const fm::face_view& f) { return (1.0 - u) * f.area / f.distance; }
+double insulated(double, const fm::face_view&) { return 0.0; }
+
+void face_loops(problem& p, int rank) {
+  const fm::face_set faces(p.dm.local);
+  auto gather = [&] {
+    fm::gather_faces(p.v, p.u, faces, diffusion, fm::on("left", fixed_one),
+                     fm::on("right", fixed_one), fm::on("bottom", insulated),
+                     fm::on("top", insulated));
+  };
+  auto scatter = [&] {
+    fm::scatter_faces(p.v, p.u, faces, diffusion, fm::on("left", fixed_one),
+                      fm::on("right", fixed_one), fm::on("bottom", insulated),
+                      fm::on("top", insulated));
+  };
+  gather();
+  scatter();
+  const auto t = interleaved(p.dm.comm, 9, 5, {gather, scatter});
+  if (rank == 0) {
+    std::printf("== 5. face loops on 1M cells, %d thread(s) per rank (halo fresh)\n",
+                fm::exec::threads_target());
+    std::printf("   gather (per cell, fixed global order, reproducible): %9.1f us\n", t[0] * 1e6);
+    std::printf("   scatter (per face, colour groups in sequence)      : %9.1f us\n", t[1] * 1e6);
+    std::printf("   scatter / gather = %.2f\n\n", t[1] / t[0]);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return fm::mpi::guarded_main(argc, argv, [](fm::mpi::environment& env) {
+    const MPI_Comm world = env.world().get();
+    int rank = 0, size = 1;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    // One thread per rank unless asked otherwise: the ranks of a node share its cores.
+    if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
+        std::getenv("OMP_NUM_THREADS") == nullptr) {
+      fm::exec::set_threads_target(1);
+    }
+    if (rank == 0) {
+      std::printf(
+          "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"
+          "round's time the slowest rank's\n\n",
+          size, fm::exec::threads_target());
+    }
+    message_sizes(world, rank, size);
+    const double t1 = one_rank_step(world, rank);
+    double hidden = 0;
+    {
+      problem big(world, 1000);
+      full_halo(big, rank);
+      hidden = overlap(world, rank, size);
+      strong_scaling(big, rank, size, t1);
+      face_loops(big, rank);
+    }
+    if (rank == 0) std::printf("overlap_hidden_fraction %.3f\n", hidden);
+  });
+}
