@@ -1,6 +1,8 @@
 // face_set construction: global orientation, rank-independent face geometry, gather order
-// and the greedy face colouring of the scatter form.
+// and the scatter form's colour groups (from partition/face_colouring.hpp).
 #include <funcmesh/comm/face_loops.hpp>
+
+#include <funcmesh/partition/face_colouring.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -135,33 +137,10 @@ face_set::face_set(const local_mesh& m) : owned_count_(m.owned_count) {
     cell_offsets.push_back(static_cast<index_t>(cell_faces.size()));
   }
 
-  // Greedy colouring: a face takes the lowest colour none of its owned cells' faces has.
-  std::vector<std::uint64_t> used(static_cast<std::size_t>(owned_count_), 0);
-  std::vector<int> colour(cells.size(), 0);
-  int colours = 0;
-  for (std::size_t f = 0; f < cells.size(); ++f) {
-    std::uint64_t taken = 0;
-    for (const index_t c : cells[f]) {
-      if (c >= 0 && c < owned_count_) taken |= used[static_cast<std::size_t>(c)];
-    }
-    int k = 0;
-    while (k < 64 && ((taken >> k) & 1U) != 0) ++k;
-    if (k == 64) throw error("funcmesh::face_set: more than 64 face colours needed");
-    colour[f] = k;
-    colours = std::max(colours, k + 1);
-    for (const index_t c : cells[f]) {
-      if (c >= 0 && c < owned_count_) used[static_cast<std::size_t>(c)] |= std::uint64_t{1} << k;
-    }
-  }
-  std::vector<index_t> counts(static_cast<std::size_t>(colours), 0);
-  for (const int k : colour) ++counts[static_cast<std::size_t>(k)];
-  for (const index_t n : counts) colour_offsets.push_back(colour_offsets.back() + n);
-  colour_faces.resize(cells.size());
-  std::vector<index_t> next(colour_offsets.begin(), colour_offsets.end() - 1);
-  for (std::size_t f = 0; f < cells.size(); ++f) {
-    colour_faces[static_cast<std::size_t>(next[static_cast<std::size_t>(colour[f])]++)] =
-        static_cast<index_t>(f);
-  }
+  // Scatter groups: computed by partition/, once per local mesh.
+  face_colouring colouring = funcmesh::colour_faces(cells, owned_count_);
+  colour_offsets = std::move(colouring.offsets);
+  colour_faces = std::move(colouring.faces);
 }
 
 int face_set::physical_id(const std::string& name) const {

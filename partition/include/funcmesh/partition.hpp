@@ -6,6 +6,7 @@
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/cell_type.hpp>
 #include <funcmesh/partition/dual_graph.hpp>
+#include <funcmesh/partition/face_colouring.hpp>
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
