@@ -2,6 +2,8 @@
 // and the scatter form's colour groups (from partition/face_colouring.hpp).
 #include <funcmesh/comm/face_loops.hpp>
 
+#include <funcmesh/comm/communicator.hpp>
+
 #include <funcmesh/partition/face_colouring.hpp>
 
 #include <algorithm>
@@ -186,6 +188,31 @@ std::vector<int> resolve_boundary(const face_set& faces, const std::vector<std::
                   "(untagged boundary): tag every boundary face");
     }
   }
+  return which;
+}
+
+std::vector<int> prepare_face_loop(const dist_function<double>& out, const dist_function<double>& u,
+                                   const face_set& faces, const std::vector<std::string>& names,
+                                   const char* call) {
+  std::string failure;
+  std::vector<int> which;
+  try {
+    if (&out == &u) {
+      throw error(std::string(call) +
+                  ": out and u are the same function: the loop would overwrite values its "
+                  "neighbours still read; write into a second function and swap");
+    }
+    if (out.owned_size() != faces.owned_count() || u.owned_size() != faces.owned_count() ||
+        u.local().total_size() != out.local().total_size()) {
+      throw error(std::string(call) + ": the face set (" + std::to_string(faces.owned_count()) +
+                  " owned cells) and the functions (" + std::to_string(u.owned_size()) + ", " +
+                  std::to_string(out.owned_size()) + ") describe different local meshes");
+    }
+    which = resolve_boundary(faces, names, call);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  mpi::agree(mpi::communicator(u.plan().comm()), failure);
   return which;
 }
 

@@ -148,6 +148,10 @@ void halo_plan::prepare_requests(slot& s, std::size_t element_size, int index,
 }
 
 void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
+  if (fields.size() > 10000) {
+    throw error("funcmesh::halo_plan::begin: " + std::to_string(fields.size()) +
+                " fields in one round (at most 10000: each takes an MPI tag)");
+  }
   if (in_flight_) {
     throw error("funcmesh::halo_plan::begin: the previous exchange has not ended");
   }
@@ -299,6 +303,28 @@ std::vector<std::pair<halo_plan*, std::vector<halo_field>>> rounds(
   return out;
 }
 }  // namespace
+
+void keep_stale_anywhere(std::vector<halo_state*>& candidates) {
+  if (candidates.empty()) return;
+  const MPI_Comm comm = candidates.front()->plan->comm();
+  std::vector<int> stale(candidates.size());
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    if (candidates[k]->plan->comm() != comm) {
+      throw error(
+          "funcmesh: one assignment reads distributed functions of different "
+          "communicators through proxies");
+    }
+    stale[k] = candidates[k]->stale() ? 1 : 0;
+  }
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, stale.data(), static_cast<int>(stale.size()), MPI_INT,
+                          MPI_MAX, comm),
+            "MPI_Allreduce (halo staleness)", comm);
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    if (stale[k] != 0) candidates[kept++] = candidates[k];
+  }
+  candidates.resize(kept);
+}
 
 void begin_halos(const std::vector<halo_state*>& states, const executor& on) {
   auto all = rounds(states);

@@ -173,6 +173,37 @@ TEST_P(halo, exchanges_only_when_stale) {
   EXPECT_FALSE(u.halo_stale());
 }
 
+// A write on one rank only (boundary values set where a rank has them) makes the halo
+// stale everywhere: every rank takes part in the round, nobody waits forever, and the
+// neighbours of the changed cells see the new values.
+TEST_P(halo, a_write_on_one_rank_is_exchanged_by_all) {
+  const setup s = make_setup(GetParam());
+  const fm::local_mesh& m = s.local;
+  fm::dist_function<double> u(MPI_COMM_WORLD, m, "u"), v(MPI_COMM_WORLD, m, "v");
+  fm::grid_function<neighbour_list> nbr(m.owned_count, m.halo_count(), "neighbours");
+  {
+    const auto lists = neighbours(m.cells, m.owned_count, m.global_cell);
+    auto w = nbr.write();
+    std::ranges::copy(lists, w.begin());
+  }
+  fill_owned(u, m, value_of);
+  v = average / fm::pure(fm::pr(u)) * nbr;
+  const auto rounds = u.exchange_count();
+  if (world_rank() == 0) {
+    auto w = u.local().write();
+    for (fm::index_t c = 0; c < m.owned_count; ++c) w[c] += 1.0;
+  }
+  v = average / fm::pure(fm::pr(u)) * nbr;  // stale on rank 0 only: a round for all
+  EXPECT_EQ(u.exchange_count(), rounds + 1);
+  // Halo copies of rank 0's cells carry the new values.
+  const auto values = u.local().to_vector();
+  for (fm::index_t c = m.owned_count; c < m.cells.cell_count(); ++c) {
+    const fm::index_t g = m.global_cell[static_cast<std::size_t>(c)];
+    const bool from_rank_0 = c >= m.halo_owner_offsets[0] && c < m.halo_owner_offsets[1];
+    EXPECT_EQ(values[static_cast<std::size_t>(c)], value_of(g) + (from_rank_0 ? 1.0 : 0.0));
+  }
+}
+
 TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
   const setup s = make_setup(GetParam());
   const fm::local_mesh& m = s.local;

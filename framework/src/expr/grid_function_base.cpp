@@ -35,6 +35,16 @@ grid_function_base& grid_function_base::operator=(const grid_function_base& othe
   return *this;
 }
 
+grid_function_base& grid_function_base::operator=(grid_function_base&& other) noexcept {
+  if (this == &other) return *this;
+  owned_size_ = other.owned_size_;
+  total_size_ = other.total_size_;
+  storage_ = std::move(other.storage_);
+  ++write_count_;
+  ++other.write_count_;
+  return *this;
+}
+
 void grid_function_base::swap_with(grid_function_base& other) noexcept {
   std::swap(owned_size_, other.owned_size_);
   std::swap(total_size_, other.total_size_);

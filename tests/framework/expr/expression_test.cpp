@@ -84,6 +84,25 @@ TEST(executor, loop_labels_name_what_failed) {
   EXPECT_EQ((fm::exec::loop_label{"gather"}).text(), "gather");
 }
 
+TEST(grid_function, every_way_of_replacing_values_counts_as_a_write) {
+  fm::grid_function<double> u(10, 2, "u"), v(10, 2, "v");
+  u = fm::pure(1.0);
+  v = fm::pure(2.0);
+  auto before = u.write_count();
+  u = std::move(v);  // u's values (and halo) are now v's: whatever knew u's halo is stale
+  EXPECT_GT(u.write_count(), before);
+  EXPECT_EQ(u.to_vector()[0], 2.0);
+  EXPECT_EQ(u.name(), "u");
+  before = u.write_count();
+  fm::grid_function<double> w(10, 2, "w");
+  swap(u, w);
+  EXPECT_GT(u.write_count(), before);
+  before = w.write_count();
+  u = w;  // a copy, too
+  EXPECT_GT(u.write_count(), 0u);
+  EXPECT_EQ(w.write_count(), before);
+}
+
 TEST(executor, scoped_executor_nests_and_restores) {
   const fm::executor outer = fm::default_executor();
   {

@@ -36,6 +36,12 @@ void register_halo(const grid_function_base& function, halo_state& state);
 void unregister_halo(const grid_function_base& function) noexcept;
 halo_state* find_halo(const grid_function_base& function);
 
+// Keeps the candidates whose halo is stale on ANY rank of their plan (one MPI_Allreduce):
+// staleness is first seen per rank, and ranks that disagreed would start different
+// rounds and wait for each other forever. Candidates must be listed in the same order on
+// every rank (they come from visiting the same expression).
+void keep_stale_anywhere(std::vector<halo_state*>& candidates);
+
 // One round for all the given functions (grouped by plan; one round per plan) and its end.
 void begin_halos(const std::vector<halo_state*>& states, const executor& on);
 void end_halos(const std::vector<halo_state*>& states, const executor& on);
@@ -50,11 +56,10 @@ void run_distributed(const halo_plan& plan, const S& s, const executor& on) {
     check_not_aliased(*s.target, read, mode);
     if (mode != read_mode::proxy) return;
     halo_state* h = find_halo(read);
-    if (h != nullptr && h->stale() && std::ranges::find(stale, h) == stale.end()) {
-      stale.push_back(h);
-    }
+    if (h != nullptr && std::ranges::find(stale, h) == stale.end()) stale.push_back(h);
   };
   s.expression.visit(visitor);
+  keep_stale_anywhere(stale);
   if (stale.empty()) {
     run<Compiler>(run_options{.on = on, .over = iteration_space::owned()}, s);
     return;
@@ -108,9 +113,12 @@ class dist_function {
   // Rounds that refreshed this function's halo.
   std::uint64_t exchange_count() const { return values_->state.exchanges; }
 
-  // Fills the halo from the owners, only when stale. Collective over the plan's ranks.
+  // Fills the halo from the owners, only when stale on some rank. Collective over the
+  // plan's ranks.
   void exchange(const executor& on = default_executor()) {
-    if (!halo_stale()) return;
+    std::vector<detail::halo_state*> candidates{&values_->state};
+    detail::keep_stale_anywhere(candidates);
+    if (candidates.empty()) return;
     detail::begin_halos({&values_->state}, on);
     detail::end_halos({&values_->state}, on);
   }

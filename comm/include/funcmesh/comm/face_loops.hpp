@@ -82,6 +82,13 @@ namespace detail {
 // Per physical id, the index of its boundary flux in the pack. Throws (on every rank
 // alike: only the global group list is consulted) when a group has no flux or a name
 // matches no group.
+// Checks a face loop's arguments (out is not u; both and the face set describe the same
+// local mesh) and resolves the boundary fluxes, then agrees on the outcome over u's ranks,
+// so a problem on one rank (an untagged face in its part) fails every rank alike.
+std::vector<int> prepare_face_loop(const dist_function<double>& out, const dist_function<double>& u,
+                                   const face_set& faces, const std::vector<std::string>& names,
+                                   const char* call);
+
 std::vector<int> resolve_boundary(const face_set& faces, const std::vector<std::string>& names,
                                   const char* call);
 
@@ -111,7 +118,7 @@ template <class Flux, class... B>
 void gather_faces(dist_function<double>& out, dist_function<double>& u, const face_set& faces,
                   const Flux& flux, const boundary_flux<B>&... boundary) {
   const std::vector<int> which =
-      detail::resolve_boundary(faces, {boundary.name...}, "funcmesh::gather_faces");
+      detail::prepare_face_loop(out, u, faces, {boundary.name...}, "funcmesh::gather_faces");
   u.exchange();
   const auto fluxes = std::forward_as_tuple(boundary...);
   auto values = u.local().read();
@@ -147,7 +154,7 @@ template <class Flux, class... B>
 void scatter_faces(dist_function<double>& out, dist_function<double>& u, const face_set& faces,
                    const Flux& flux, const boundary_flux<B>&... boundary) {
   const std::vector<int> which =
-      detail::resolve_boundary(faces, {boundary.name...}, "funcmesh::scatter_faces");
+      detail::prepare_face_loop(out, u, faces, {boundary.name...}, "funcmesh::scatter_faces");
   u.exchange();
   const auto fluxes = std::forward_as_tuple(boundary...);
   auto values = u.local().read();

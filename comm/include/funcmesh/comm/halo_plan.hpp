@@ -61,8 +61,9 @@ class halo_plan {
   index_t owned_count() const { return owned_count_; }
   index_t total_count() const { return total_count_; }
   std::size_t neighbour_count() const { return neighbour_part_.size(); }
-  // Messages from this plan use tags [tag_base, tag_base + fields in a round).
-  static constexpr int tag_base = 0x464d00;
+  // Messages from this plan use tags [tag_base, tag_base + fields in a round), below the
+  // 32767 every MPI must accept (MPI_TAG_UB may be no larger).
+  static constexpr int tag_base = 20000;
 
  private:
   struct slot;  // one field's packed buffers and requests

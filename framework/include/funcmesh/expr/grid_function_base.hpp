@@ -55,7 +55,9 @@ class grid_function_base {
   grid_function_base(const grid_function_base& other);  // deep copy of the values
   grid_function_base(grid_function_base&&) noexcept = default;
   grid_function_base& operator=(const grid_function_base& other);
-  grid_function_base& operator=(grid_function_base&&) noexcept = default;
+  // Takes the other's values and counts a write on both (as swap does): a halo filled
+  // before the move no longer belongs to these values.
+  grid_function_base& operator=(grid_function_base&& other) noexcept;
   ~grid_function_base() = default;
   void swap_with(grid_function_base& other) noexcept;
 
