@@ -72,6 +72,9 @@ distributed_mesh distribute(MPI_Comm comm, const mesh& global,
                             const partition_options& partitioning, const halo_options& halo) {
   distributed_mesh result = start(comm);
   std::vector<local_mesh> locals;
+  // Serialized before the first send, so that a failure (memory) happens while every rank
+  // still waits in the agreement below, not halfway through the messages.
+  std::vector<std::vector<std::byte>> outgoing;
   std::string failure;
   long long counts[2] = {0, 0};
   if (result.rank == 0) {
@@ -79,6 +82,9 @@ distributed_mesh distribute(MPI_Comm comm, const mesh& global,
       const graph dual = dual_graph(global, halo.by);
       const std::vector<int> part = partition_for(global, dual, result.size, partitioning);
       locals = build_local_meshes(global, dual, part, result.size, halo);
+      for (int to = 1; to < result.size; ++to) {
+        outgoing.push_back(detail::serialize(locals[static_cast<std::size_t>(to)]));
+      }
       counts[0] = global.cell_count();
       counts[1] = global.node_count();
     } catch (const std::exception& e) {
@@ -91,12 +97,19 @@ distributed_mesh distribute(MPI_Comm comm, const mesh& global,
   result.global_nodes = counts[1];
   if (result.rank == 0) {
     for (int to = 1; to < result.size; ++to) {
-      send_bytes(comm, to, detail::serialize(locals[static_cast<std::size_t>(to)]));
+      send_bytes(comm, to, outgoing[static_cast<std::size_t>(to - 1)]);
+      outgoing[static_cast<std::size_t>(to - 1)] = {};
     }
     result.local = std::move(locals[0]);
   } else {
-    result.local = detail::deserialize(receive_bytes(comm, 0));
+    try {
+      result.local = detail::deserialize(receive_bytes(comm, 0));
+    } catch (const std::exception& e) {
+      failure = "the local mesh received from rank 0: " + std::string(e.what());
+    }
   }
+  // A corrupt message on one rank fails every rank, not that one alone.
+  agree_or_throw(comm, failure);
   return result;
 }
 

@@ -4,6 +4,7 @@
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <unordered_map>
 
@@ -238,12 +239,28 @@ namespace {
 struct cache_entry {
   std::weak_ptr<halo_plan> plan;
   // Recognises a different mesh that later occupies the same address.
-  std::tuple<int, int, index_t, index_t, index_t, std::size_t> signature;
+  std::tuple<int, int, index_t, index_t, index_t, std::size_t, std::uint64_t> signature;
 };
 
+// What identifies the exchange a local mesh needs: its counts and a hash (FNV-1a) of every
+// neighbour's part, send and receive list. A different mesh at the same address gets a
+// new plan even when its counts agree.
 auto signature_of(const local_mesh& m) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  auto mix = [&hash](std::uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash ^= (value >> (8 * byte)) & 0xffU;
+      hash *= 1099511628211ULL;
+    }
+  };
+  for (const neighbour_lists& n : m.neighbours) {
+    mix(static_cast<std::uint64_t>(n.part));
+    for (index_t c : n.send) mix(static_cast<std::uint64_t>(c));
+    mix(~std::uint64_t{0});
+    for (index_t c : n.receive) mix(static_cast<std::uint64_t>(c));
+  }
   return std::make_tuple(m.part, m.parts, m.interior_count, m.owned_count, m.cells.cell_count(),
-                         m.neighbours.size());
+                         m.neighbours.size(), hash);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include <funcmesh/core/error.hpp>
@@ -70,8 +71,19 @@ expr_value_t<E> global_sum(MPI_Comm comm, const E& expression, const reduce_opti
           allreduce_exact(comm, exact_sum_of<Compiler>(expression, o)).value());
     }
   }
-  using wire = detail::mpi_reduction_t<value>;
-  return static_cast<value>(allreduce_sum(comm, static_cast<wire>(sum<Compiler>(expression, o))));
+  if constexpr (std::is_integral_v<value>) {
+    // Integers add up in long long locally and across ranks (a sum of int flags over more
+    // than 2^31 cells must not wrap), then must fit the value type again.
+    const long long total = allreduce_sum(comm, reduce<Compiler>(expression, 0LL, ops::plus{}, o));
+    if (total < std::numeric_limits<value>::min() || total > std::numeric_limits<value>::max()) {
+      throw error("funcmesh::global_sum: the sum " + std::to_string(total) +
+                  " does not fit the expression's integer type; sum a long long expression");
+    }
+    return static_cast<value>(total);
+  } else {
+    return static_cast<value>(
+        allreduce_sum(comm, static_cast<double>(sum<Compiler>(expression, o))));
+  }
 }
 
 // A rank with no owned values contributes the neutral element (+Inf for min of doubles).
