@@ -77,6 +77,18 @@ halo_plan::halo_plan(MPI_Comm comm, const local_mesh& m)
 }
 
 halo_plan::~halo_plan() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (abandoned_ || finalized != 0) {
+    // After a failed start or wait, requests may still be active and waiting on them may
+    // never return: leave their buffers allocated (a deliberate leak) rather than let MPI
+    // write into freed memory. After MPI_Finalize no MPI call is allowed at all.
+    static std::vector<std::unique_ptr<slot>> abandoned_slots;
+    static std::mutex abandoned_guard;
+    const std::lock_guard lock(abandoned_guard);
+    for (auto& s : slots_) abandoned_slots.push_back(std::move(s));
+    return;
+  }
   if (in_flight_) {
     // A round still running would write into freed buffers: complete it first.
     for (auto& s : slots_) {
@@ -156,6 +168,11 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   if (in_flight_) {
     throw error("funcmesh::halo_plan::begin: the previous exchange has not ended");
   }
+  if (abandoned_) {
+    throw error(
+        "funcmesh::halo_plan::begin: an earlier MPI failure left this plan's requests "
+        "in an unknown state; it cannot exchange again");
+  }
   for (const auto& f : fields) check_field(f);
   current_.assign(fields.begin(), fields.end());
   if (neighbour_part_.empty()) {
@@ -181,7 +198,8 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
                 "MPI_Startall", comm_);
     }
   } catch (...) {
-    for (auto& s : slots_) s->holder.release();
+    // Earlier fields' requests may be running: their buffers stay with the plan for good.
+    abandoned_ = true;
     throw;
   }
   in_flight_ = true;
@@ -196,7 +214,7 @@ void halo_plan::end(const executor& on) {
       const int code =
           MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
       if (code != MPI_SUCCESS) {
-        for (auto& other : slots_) other->holder.release();
+        abandoned_ = true;  // some requests may still be active
         check_mpi(code, "MPI_Waitall", comm_);
       }
     }

@@ -84,6 +84,8 @@ class halo_plan {
   std::vector<std::unique_ptr<slot>> slots_;
   std::vector<halo_field> current_;
   bool in_flight_ = false;
+  // An MPI call failed while requests may be active: their buffers must never be freed.
+  bool abandoned_ = false;
   std::uint64_t exchange_count_ = 0;
 };
 
