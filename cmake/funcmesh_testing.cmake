@@ -51,29 +51,31 @@ function(funcmesh_add_mpi_test name)
   if(NOT arg_THREADS)
     set(arg_THREADS 1)
   endif()
-  foreach(ranks IN LISTS arg_RANKS)
-    set(test_name ${name}_np${ranks})
-    add_test(NAME ${test_name}
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
-                     $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
-    set_tests_properties(${test_name} PROPERTIES
-      TIMEOUT ${arg_TIMEOUT}
-      PROCESSORS ${ranks}
-      LABELS "mpi;${arg_LABELS}"
-      ENVIRONMENT "${FUNCMESH_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=${arg_THREADS}")
-  endforeach()
-  # The transport a multi-node run uses (TCP between ranks, kept on loopback here), instead
-  # of shared memory: NAME_tcp_np<N>.
-  foreach(ranks IN LISTS arg_TCP_RANKS)
-    set(test_name ${name}_tcp_np${ranks})
-    add_test(NAME ${test_name}
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
-                     $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
-    set_tests_properties(${test_name} PROPERTIES
-      TIMEOUT ${arg_TIMEOUT}
-      PROCESSORS ${ranks}
-      LABELS "mpi;tcp;${arg_LABELS}"
-      ENVIRONMENT
-        "${FUNCMESH_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=${arg_THREADS};OMPI_MCA_btl=tcp,self")
+  # Shared memory between ranks (NAME_np<N>), and for TCP_RANKS the transport a
+  # multi-node run uses, TCP kept on loopback here (NAME_tcp_np<N>).
+  foreach(transport default tcp)
+    if(transport STREQUAL "tcp")
+      set(rank_counts ${arg_TCP_RANKS})
+      set(prefix ${name}_tcp)
+      set(labels "mpi;tcp;${arg_LABELS}")
+      set(extra_environment ";OMPI_MCA_btl=tcp,self")
+    else()
+      set(rank_counts ${arg_RANKS})
+      set(prefix ${name})
+      set(labels "mpi;${arg_LABELS}")
+      set(extra_environment "")
+    endif()
+    foreach(ranks IN LISTS rank_counts)
+      set(test_name ${prefix}_np${ranks})
+      add_test(NAME ${test_name}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
+                       $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
+      set_tests_properties(${test_name} PROPERTIES
+        TIMEOUT ${arg_TIMEOUT}
+        PROCESSORS ${ranks}
+        LABELS "${labels}"
+        ENVIRONMENT
+          "${FUNCMESH_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=${arg_THREADS}${extra_environment}")
+    endforeach()
   endforeach()
 endfunction()

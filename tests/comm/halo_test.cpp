@@ -95,6 +95,17 @@ void fill_owned(fm::dist_function<T>& u, const fm::local_mesh& m, auto value) {
 
 class halo : public ::testing::TestWithParam<bool> {};
 
+// Each owned cell's face neighbours (by global id), as a grid function for proxies.
+fm::grid_function<neighbour_list> neighbour_field(const fm::local_mesh& m) {
+  fm::grid_function<neighbour_list> nbr(m.owned_count, m.halo_count(), "neighbours");
+  {
+    const auto lists = neighbours(m.cells, m.owned_count, m.global_cell);
+    auto w = nbr.write();
+    std::ranges::copy(lists, w.begin());
+  }
+  return nbr;
+}
+
 TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
   const setup s = make_setup(GetParam());
   const fm::local_mesh& m = s.local;
@@ -151,12 +162,7 @@ TEST_P(halo, exchanges_only_when_stale) {
   const setup s = make_setup(GetParam());
   const fm::local_mesh& m = s.local;
   fm::dist_function<double> u(MPI_COMM_WORLD, m, "u"), v(MPI_COMM_WORLD, m, "v");
-  fm::grid_function<neighbour_list> nbr(m.owned_count, m.halo_count(), "neighbours");
-  {
-    const auto lists = neighbours(m.cells, m.owned_count, m.global_cell);
-    auto w = nbr.write();
-    std::ranges::copy(lists, w.begin());
-  }
+  const auto nbr = neighbour_field(m);
   fill_owned(u, m, value_of);
   EXPECT_EQ(u.exchange_count(), 0u);
   v = average / fm::pure(fm::pr(u)) * nbr;  // u is stale: exchanged, overlapped
@@ -180,12 +186,7 @@ TEST_P(halo, a_write_on_one_rank_is_exchanged_by_all) {
   const setup s = make_setup(GetParam());
   const fm::local_mesh& m = s.local;
   fm::dist_function<double> u(MPI_COMM_WORLD, m, "u"), v(MPI_COMM_WORLD, m, "v");
-  fm::grid_function<neighbour_list> nbr(m.owned_count, m.halo_count(), "neighbours");
-  {
-    const auto lists = neighbours(m.cells, m.owned_count, m.global_cell);
-    auto w = nbr.write();
-    std::ranges::copy(lists, w.begin());
-  }
+  const auto nbr = neighbour_field(m);
   fill_owned(u, m, value_of);
   v = average / fm::pure(fm::pr(u)) * nbr;
   const auto rounds = u.exchange_count();
@@ -227,12 +228,7 @@ TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
   }
 
   fm::dist_function<double> u(MPI_COMM_WORLD, m, "u"), split(MPI_COMM_WORLD, m, "split");
-  fm::grid_function<neighbour_list> nbr(m.owned_count, m.halo_count(), "neighbours");
-  {
-    const auto lists = neighbours(m.cells, m.owned_count, m.global_cell);
-    auto w = nbr.write();
-    std::ranges::copy(lists, w.begin());
-  }
+  const auto nbr = neighbour_field(m);
   fill_owned(u, m, value_of);
   split = average / fm::pure(fm::pr(u)) * nbr;  // split phase: interior, exchange, boundary
   // The same after a plain exchange and one full framework loop over the owned cells.
