@@ -2,6 +2,7 @@
 #include <funcmesh/comm/communicator.hpp>
 
 #include <climits>
+#include <string>
 #include <vector>
 
 #include <funcmesh/comm/mpi_error.hpp>
@@ -62,6 +63,9 @@ void agree(const communicator& comm, const std::string& local_error) {
   std::string message =
       rank == first ? local_error : std::string(static_cast<std::size_t>(length), ' ');
   check_mpi(MPI_Bcast(message.data(), length, MPI_CHAR, first, c), "MPI_Bcast (agree)", c);
+  // A local error that names its rank already (rank_prefix) would name it twice.
+  const std::string named = "rank " + std::to_string(first) + ": ";
+  if (message.starts_with(named)) message.erase(0, named.size());
   throw collective_error(first, message);
 }
 

@@ -105,7 +105,12 @@ distributed_mesh distribute(MPI_Comm comm, const mesh& global,
     try {
       result.local = detail::deserialize(receive_bytes(comm, 0));
     } catch (const std::exception& e) {
-      failure = "the local mesh received from rank 0: " + std::string(e.what());
+      // agree() names this rank first; a prefix from deserialize would repeat it mid-line.
+      std::string what = e.what();
+      if (const std::string mine = mpi::rank_prefix(); what.starts_with(mine)) {
+        what.erase(0, mine.size());
+      }
+      failure = "the local mesh received from rank 0: " + what;
     }
   }
   // A corrupt message on one rank fails every rank, not that one alone.

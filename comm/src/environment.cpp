@@ -17,6 +17,7 @@ bool mpi_running() {
   return initialized && !finalized;
 }
 
+// "[rank R]" starts every line abort_job writes; rank_prefix() starts error messages.
 std::string rank_text() {
   int rank = -1;
   if (mpi_running() && MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS)
@@ -72,7 +73,7 @@ environment::environment(int& argc, char**& argv, int required) {
   if (provided_ < required) {
     // MPI stays up: finalizing is collective, and guarded_main aborts the job anyway.
     std::set_terminate(previous_terminate_);
-    throw error("rank " + rank_text() + ": MPI provides " + thread_level_name(provided_) +
+    throw error(rank_prefix() + "MPI provides " + thread_level_name(provided_) +
                 " but funcmesh requires " + thread_level_name(required));
   }
 }

@@ -167,7 +167,7 @@ exact_sum allreduce_exact(MPI_Comm comm, const exact_sum& value) {
 namespace detail {
 void refuse_halo_in_global_reduction(const reduce_options& options, const char* what) {
   if (options.over.what() == iteration_space::kind::owned_and_halo) {
-    throw error(std::string("funcmesh::") + what +
+    throw error(mpi::rank_prefix() + "funcmesh::" + what +
                 ": over = owned_and_halo would count halo copies of other ranks' values "
                 "twice; global reductions run over owned values (the default)");
   }

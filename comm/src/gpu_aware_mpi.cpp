@@ -9,6 +9,7 @@
 #include <mpi-ext.h>
 #endif
 
+#include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
 
 namespace funcmesh::mpi {
@@ -40,7 +41,7 @@ bool decide_gpu_aware(const char* setting, bool built_with_support, bool runtime
     const std::string_view text(setting);
     if (text == "0") return false;
     if (text != "1") {
-      throw error("FUNCMESH_GPU_AWARE_MPI='" + std::string(text) +
+      throw error(rank_prefix() + "FUNCMESH_GPU_AWARE_MPI='" + std::string(text) +
                   "': expected 0 (stage device data through the host) or 1 (send device "
                   "memory when MPI supports it)");
     }

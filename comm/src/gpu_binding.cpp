@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/config.hpp>
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
@@ -15,15 +16,17 @@ namespace funcmesh::mpi {
 
 int choose_gpu(int local_rank, int visible_devices) {
   if (visible_devices <= 0)
-    throw error("choose_gpu: no visible devices (" + std::to_string(visible_devices) + ")");
-  if (local_rank < 0) throw error("choose_gpu: negative local rank " + std::to_string(local_rank));
+    throw error(rank_prefix() + "choose_gpu: no visible devices (" +
+                std::to_string(visible_devices) + ")");
+  if (local_rank < 0)
+    throw error(rank_prefix() + "choose_gpu: negative local rank " + std::to_string(local_rank));
   return local_rank % visible_devices;
 }
 
 std::optional<int> parse_gpu_override(const char* value) {
   if (value == nullptr || *value == '\0') return std::nullopt;
   const auto bad = [&] {
-    return error("FUNCMESH_GPU=\"" + std::string(value) +
+    return error(rank_prefix() + "FUNCMESH_GPU=\"" + std::string(value) +
                  "\" is not a device index (an integer >= 0)");
   };
   char* end = nullptr;

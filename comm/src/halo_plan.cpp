@@ -4,16 +4,17 @@
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <limits>
-#include <unordered_map>
-
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/expr/gather_scatter.hpp>
@@ -48,6 +49,16 @@ array<index_t> concatenate(const local_mesh& m, bool send, std::vector<index_t>&
   return all;
 }
 
+// The failure a test asked for (detail::halo_failure as int); 0 on the normal path.
+std::atomic<int> injected_failure{0};
+
+// Whether the next `which` call is to fail; the injection is used up by the call it hits.
+bool take_injected(detail::halo_failure which) {
+  if (injected_failure.load(std::memory_order_relaxed) == 0) return false;
+  int expected = static_cast<int>(which);
+  return injected_failure.compare_exchange_strong(expected, 0);
+}
+
 int message_count(index_t values, std::size_t element_size, MPI_Comm comm) {
   const std::size_t bytes = static_cast<std::size_t>(values) * element_size;
   if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
@@ -59,21 +70,31 @@ int message_count(index_t values, std::size_t element_size, MPI_Comm comm) {
 }  // namespace
 
 halo_plan::halo_plan(MPI_Comm comm, const local_mesh& m)
-    : comm_(comm),
-      interior_count_(m.interior_count),
+    : interior_count_(m.interior_count),
       owned_count_(m.owned_count),
       total_count_(m.cells.cell_count()) {
-  for (const auto& n : m.neighbours) {
-    if (n.send.empty() != n.receive.empty()) {
-      throw error("funcmesh::halo_plan: part " + std::to_string(m.part) + " sends " +
-                  std::to_string(n.send.size()) + " and receives " +
-                  std::to_string(n.receive.size()) + " cells with part " + std::to_string(n.part) +
-                  " (halo lists must be symmetric)");
+  // Local failures are agreed before the duplication below, which every rank must enter:
+  // a rank that threw alone would leave the others waiting in MPI_Comm_dup.
+  std::exception_ptr failure;
+  try {
+    for (const auto& n : m.neighbours) {
+      if (n.send.empty() != n.receive.empty()) {
+        throw error("funcmesh::halo_plan: part " + std::to_string(m.part) + " sends " +
+                    std::to_string(n.send.size()) + " and receives " +
+                    std::to_string(n.receive.size()) + " cells with part " +
+                    std::to_string(n.part) + " (halo lists must be symmetric)");
+      }
+      neighbour_part_.push_back(n.part);
     }
-    neighbour_part_.push_back(n.part);
+    send_ = concatenate(m, true, send_offset_);
+    receive_ = concatenate(m, false, receive_offset_);
+  } catch (...) {
+    failure = std::current_exception();
   }
-  send_ = concatenate(m, true, send_offset_);
-  receive_ = concatenate(m, false, receive_offset_);
+  mpi::agree(mpi::communicator(comm), failure);
+  // The plan's own communicator: it outlives a caller that frees `comm`, and its messages
+  // cannot meet the caller's. It inherits `comm`'s error handler.
+  check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup (halo plan)", comm);
 }
 
 halo_plan::~halo_plan() {
@@ -82,7 +103,8 @@ halo_plan::~halo_plan() {
   if (abandoned_ || finalized != 0) {
     // After a failed start or wait, requests may still be active and waiting on them may
     // never return: leave their buffers allocated (a deliberate leak) rather than let MPI
-    // write into freed memory. After MPI_Finalize no MPI call is allowed at all.
+    // write into freed memory, and leave the communicator they use alone. After
+    // MPI_Finalize no MPI call is allowed at all.
     static std::vector<std::unique_ptr<slot>> abandoned_slots;
     static std::mutex abandoned_guard;
     const std::lock_guard lock(abandoned_guard);
@@ -96,6 +118,9 @@ halo_plan::~halo_plan() {
     }
   }
   for (auto& s : slots_) free_requests(*s);
+  // Collective in principle; every rank drops its last grid function of the plan in the
+  // same order, as it built them.
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
 void halo_plan::free_requests(slot& s) noexcept {
@@ -108,15 +133,16 @@ void halo_plan::free_requests(slot& s) noexcept {
 void halo_plan::check_field(const halo_field& field) const {
   if (field.function == nullptr || field.function->owned_size() != owned_count_ ||
       field.function->total_size() != total_count_) {
-    throw error("funcmesh::halo_plan: " +
+    throw error(mpi::rank_prefix() + "funcmesh::halo_plan: " +
                 (field.function ? field.function->describe() : std::string("a null function")) +
                 " does not match the local mesh (" + std::to_string(owned_count_) + " owned, " +
                 std::to_string(total_count_ - owned_count_) + " halo cells)");
   }
   if (field.element_size == 0 || field.function->storage().size_bytes() !=
                                      static_cast<std::size_t>(total_count_) * field.element_size) {
-    throw error("funcmesh::halo_plan: element size " + std::to_string(field.element_size) +
-                " does not match " + field.function->describe());
+    throw error(mpi::rank_prefix() + "funcmesh::halo_plan: element size " +
+                std::to_string(field.element_size) + " does not match " +
+                field.function->describe());
   }
 }
 
@@ -162,16 +188,18 @@ void halo_plan::prepare_requests(slot& s, std::size_t element_size, int index,
 
 void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   if (fields.size() > 10000) {
-    throw error("funcmesh::halo_plan::begin: " + std::to_string(fields.size()) +
+    throw error(mpi::rank_prefix() +
+                "funcmesh::halo_plan::begin: " + std::to_string(fields.size()) +
                 " fields in one round (at most 10000: each takes an MPI tag)");
   }
   if (in_flight_) {
-    throw error("funcmesh::halo_plan::begin: the previous exchange has not ended");
+    throw error(mpi::rank_prefix() +
+                "funcmesh::halo_plan::begin: the previous exchange has not ended");
   }
   if (abandoned_) {
-    throw error(
-        "funcmesh::halo_plan::begin: an earlier MPI failure left this plan's requests "
-        "in an unknown state; it cannot exchange again");
+    throw error(mpi::rank_prefix() +
+                "funcmesh::halo_plan::begin: an earlier MPI failure left this plan's requests "
+                "in an unknown state; it cannot exchange again");
   }
   for (const auto& f : fields) check_field(f);
   current_.assign(fields.begin(), fields.end());
@@ -194,8 +222,10 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       slot& s = *slots_[i];
       prepare_requests(s, fields[i].element_size, static_cast<int>(i), transfer);
-      check_mpi(MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data()),
-                "MPI_Startall", comm_);
+      const int code = take_injected(detail::halo_failure::start)
+                           ? MPI_ERR_OTHER
+                           : MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data());
+      check_mpi(code, "MPI_Startall", comm_);
     }
   } catch (...) {
     // Earlier fields' requests may be running: their buffers stay with the plan for good.
@@ -206,13 +236,16 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
 }
 
 void halo_plan::end(const executor& on) {
-  if (!in_flight_) throw error("funcmesh::halo_plan::end: no exchange was begun");
+  if (!in_flight_) {
+    throw error(mpi::rank_prefix() + "funcmesh::halo_plan::end: no exchange was begun");
+  }
   in_flight_ = false;
   if (!neighbour_part_.empty()) {
     for (std::size_t i = 0; i < current_.size(); ++i) {
       slot& s = *slots_[i];
-      const int code =
+      int code =
           MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
+      if (code == MPI_SUCCESS && take_injected(detail::halo_failure::wait)) code = MPI_ERR_OTHER;
       if (code != MPI_SUCCESS) {
         abandoned_ = true;  // some requests may still be active
         check_mpi(code, "MPI_Waitall", comm_);
@@ -242,7 +275,8 @@ void halo_plan::begin(grid_function_base& f, std::size_t element_size, const exe
 void halo_plan::end(grid_function_base& f, std::size_t element_size, const executor& on) {
   if (in_flight_ && (current_.size() != 1 || current_[0].function != &f ||
                      current_[0].element_size != element_size)) {
-    throw error("funcmesh::halo_plan::end: the exchange in flight is not that of " + f.describe());
+    throw error(mpi::rank_prefix() +
+                "funcmesh::halo_plan::end: the exchange in flight is not that of " + f.describe());
   }
   end(on);
 }
@@ -281,18 +315,58 @@ auto signature_of(const local_mesh& m) {
                          m.neighbours.size(), hash);
 }
 
+// One communicator's plans, hung on it as an MPI attribute: MPI deletes the attribute
+// (and with it these entries) when the communicator is freed, so a later communicator
+// that reuses the handle value starts empty. Dups do not copy it (MPI_COMM_NULL_COPY_FN).
+struct comm_cache {
+  std::map<const local_mesh*, cache_entry> entries;
+};
+
+std::mutex cache_guard;
+
+int delete_comm_cache(MPI_Comm, int, void* attribute, void*) {
+  const std::lock_guard lock(cache_guard);
+  delete static_cast<comm_cache*>(attribute);
+  return MPI_SUCCESS;
+}
+
+// The cache of `comm`, created when `create`; nullptr when it has none. Holds cache_guard.
+comm_cache* cache_of(MPI_Comm comm, bool create) {
+  static int keyval = MPI_KEYVAL_INVALID;  // never freed: it lives as long as MPI
+  if (keyval == MPI_KEYVAL_INVALID) {
+    check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_comm_cache, &keyval, nullptr),
+              "MPI_Comm_create_keyval (halo plans)", comm);
+  }
+  void* attribute = nullptr;
+  int found = 0;
+  check_mpi(MPI_Comm_get_attr(comm, keyval, &attribute, &found), "MPI_Comm_get_attr", comm);
+  if (found != 0) return static_cast<comm_cache*>(attribute);
+  if (!create) return nullptr;
+  auto cache = std::make_unique<comm_cache>();
+  check_mpi(MPI_Comm_set_attr(comm, keyval, cache.get()), "MPI_Comm_set_attr", comm);
+  return cache.release();
+}
+
 }  // namespace
 
 std::shared_ptr<halo_plan> halo_plan_for(MPI_Comm comm, const local_mesh& m) {
-  static std::mutex guard;
-  static std::map<std::pair<const local_mesh*, MPI_Comm>, cache_entry> cache;
-  const std::lock_guard lock(guard);
-  // Drop entries whose plans are gone, so the map stays as small as the live plans.
-  std::erase_if(cache, [](const auto& entry) { return entry.second.plan.expired(); });
-  auto& entry = cache[{&m, comm}];
-  if (auto plan = entry.plan.lock(); plan && entry.signature == signature_of(m)) return plan;
+  const auto signature = signature_of(m);
+  std::shared_ptr<halo_plan> cached;  // released outside the lock, should it be the last
+  {
+    const std::lock_guard lock(cache_guard);
+    if (comm_cache* cache = cache_of(comm, false)) {
+      const auto found = cache->entries.find(&m);
+      if (found != cache->entries.end()) cached = found->second.plan.lock();
+      if (cached && found->second.signature == signature) return cached;
+    }
+  }
+  // Built outside the lock: construction is collective.
   auto plan = std::make_shared<halo_plan>(comm, m);
-  entry = {plan, signature_of(m)};
+  const std::lock_guard lock(cache_guard);
+  comm_cache* cache = cache_of(comm, true);
+  // Drop entries whose plans are gone, so the map stays as small as the live plans.
+  std::erase_if(cache->entries, [](const auto& entry) { return entry.second.plan.expired(); });
+  cache->entries[&m] = {plan, signature};
   return plan;
 }
 
@@ -300,88 +374,8 @@ std::shared_ptr<halo_plan> halo_plan_for(MPI_Comm comm, const local_mesh& m) {
 
 namespace funcmesh::detail {
 
-namespace {
-std::mutex registry_guard;
-std::unordered_map<const grid_function_base*, halo_state*>& registry() {
-  static std::unordered_map<const grid_function_base*, halo_state*> map;
-  return map;
-}
-}  // namespace
-
-void register_halo(const grid_function_base& function, halo_state& state) {
-  const std::lock_guard lock(registry_guard);
-  registry()[&function] = &state;
-}
-
-void unregister_halo(const grid_function_base& function) noexcept {
-  const std::lock_guard lock(registry_guard);
-  registry().erase(&function);
-}
-
-halo_state* find_halo(const grid_function_base& function) {
-  const std::lock_guard lock(registry_guard);
-  const auto found = registry().find(&function);
-  return found == registry().end() ? nullptr : found->second;
-}
-
-namespace {
-// The plans of `states` in first-seen order, with their fields: every rank visits the
-// same expression, so every rank starts the same rounds in the same order.
-std::vector<std::pair<halo_plan*, std::vector<halo_field>>> rounds(
-    const std::vector<halo_state*>& states) {
-  std::vector<std::pair<halo_plan*, std::vector<halo_field>>> out;
-  for (halo_state* s : states) {
-    auto it = std::ranges::find(out, s->plan.get(), &decltype(out)::value_type::first);
-    if (it == out.end()) it = out.insert(out.end(), {s->plan.get(), {}});
-    it->second.push_back({s->function, s->element_size});
-  }
-  return out;
-}
-}  // namespace
-
-void keep_stale_anywhere(std::vector<halo_state*>& candidates) {
-  if (candidates.empty()) return;
-  const MPI_Comm comm = candidates.front()->plan->comm();
-  std::vector<int> stale(candidates.size());
-  for (std::size_t k = 0; k < candidates.size(); ++k) {
-    if (candidates[k]->plan->comm() != comm) {
-      throw error(
-          "funcmesh: one assignment reads distributed functions of different "
-          "communicators through proxies");
-    }
-    stale[k] = candidates[k]->stale() ? 1 : 0;
-  }
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, stale.data(), static_cast<int>(stale.size()), MPI_INT,
-                          MPI_MAX, comm),
-            "MPI_Allreduce (halo staleness)", comm);
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < candidates.size(); ++k) {
-    if (stale[k] != 0) candidates[kept++] = candidates[k];
-  }
-  candidates.resize(kept);
-}
-
-void begin_halos(const std::vector<halo_state*>& states, const executor& on) {
-  auto all = rounds(states);
-  std::size_t started = 0;
-  try {
-    for (auto& [plan, fields] : all) {
-      plan->begin(fields, on);
-      ++started;
-    }
-  } catch (...) {
-    for (std::size_t i = 0; i < started; ++i) all[i].first->end(on);
-    throw;
-  }
-  // The values packed are those of this write count; nothing writes them until end.
-  for (halo_state* s : states) s->exchanged_at = s->function->write_count();
-}
-
-void end_halos(const std::vector<halo_state*>& states, const executor& on) {
-  for (auto& [plan, fields] : rounds(states)) {
-    if (plan->in_flight()) plan->end(on);
-  }
-  for (halo_state* s : states) ++s->exchanges;
+void inject_halo_failure_for_testing(halo_failure which) {
+  injected_failure.store(static_cast<int>(which));
 }
 
 }  // namespace funcmesh::detail

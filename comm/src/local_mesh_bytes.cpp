@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
 
 namespace funcmesh::detail {
@@ -71,7 +72,8 @@ class reader {
     at_ += count;
   }
   [[noreturn]] void fail() const {
-    throw error("funcmesh::distribute: a received local mesh is truncated or corrupt (at byte " +
+    throw error(mpi::rank_prefix() +
+                "funcmesh::distribute: a received local mesh is truncated or corrupt (at byte " +
                 std::to_string(at_) + " of " + std::to_string(bytes_.size()) + ")");
   }
   std::span<const std::byte> bytes_;
@@ -163,7 +165,8 @@ local_mesh deserialize(std::span<const std::byte> bytes) {
     m.physical_groups.push_back(std::move(g));
   }
   if (!r.done()) {
-    throw error("funcmesh::distribute: a received local mesh has trailing bytes");
+    throw error(mpi::rank_prefix() +
+                "funcmesh::distribute: a received local mesh has trailing bytes");
   }
   return local;
 }

@@ -7,6 +7,8 @@
 #include <funcmesh/comm/distributed_mesh.hpp>
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/face_loops.hpp>
+#include <funcmesh/comm/face_set.hpp>
+#include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/comm/global_reduce.hpp>
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>

@@ -56,7 +56,8 @@ class collective_error : public error {
 
 // Collective: each rank passes "" (all well) or its error message. If any rank failed,
 // every rank throws collective_error with the lowest failing rank's message,
-// "rank R: <message>"; otherwise every rank returns. All ranks must call it.
+// "rank R: <message>"; otherwise every rank returns. All ranks must call it. A message
+// that starts with "rank R: " for that same R already (mpi::rank_prefix) keeps one.
 void agree(const communicator& comm, const std::string& local_error);
 // The same, with a caught exception (nullptr: all well).
 void agree(const communicator& comm, std::exception_ptr local_error);

@@ -119,8 +119,10 @@ class dist_function {
     std::vector<detail::halo_state*> candidates{&values_->state};
     detail::keep_stale_anywhere(candidates);
     if (candidates.empty()) return;
-    detail::begin_halos({&values_->state}, on);
-    detail::end_halos({&values_->state}, on);
+    // Named, not braced in the call: nvcc's front end misreads the braced list.
+    const std::vector<detail::halo_state*> one{&values_->state};
+    detail::begin_halos(one, on);
+    detail::end_halos(one, on);
   }
 
   // u = e over the owned cells (halos exchanged first where e reads them stale).

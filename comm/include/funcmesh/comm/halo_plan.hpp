@@ -29,8 +29,11 @@ struct halo_field {
 
 class halo_plan {
  public:
-  // Copies the send/receive lists of `m`; no MPI traffic, so construction is local. Every
-  // rank of `comm` must build its plan from the same partition.
+  // Copies the send/receive lists of `m` and duplicates `comm` for the plan's messages.
+  // Collective over `comm` (an agreement on the lists, then MPI_Comm_dup): every rank of
+  // `comm` builds its plans in the same order, from the same partition — as it builds its
+  // dist_functions. A list error on any rank throws on every rank. The plan keeps working
+  // after the caller frees `comm`.
   halo_plan(MPI_Comm comm, const local_mesh& m);
   ~halo_plan();
   halo_plan(const halo_plan&) = delete;
@@ -56,13 +59,16 @@ class halo_plan {
   // Rounds completed (a round of several fields counts once).
   std::uint64_t exchange_count() const { return exchange_count_; }
 
+  // The plan's own duplicate of the communicator it was built on: the same ranks in the
+  // same order (MPI_CONGRUENT), a separate message context. Lives as long as the plan.
   MPI_Comm comm() const { return comm_; }
   index_t interior_count() const { return interior_count_; }
   index_t owned_count() const { return owned_count_; }
   index_t total_count() const { return total_count_; }
   std::size_t neighbour_count() const { return neighbour_part_.size(); }
   // Messages from this plan use tags [tag_base, tag_base + fields in a round), below the
-  // 32767 every MPI must accept (MPI_TAG_UB may be no larger).
+  // 32767 every MPI must accept (MPI_TAG_UB may be no larger). They travel on the plan's
+  // own communicator, so they cannot match the caller's messages whatever their tags.
   static constexpr int tag_base = 20000;
 
  private:
@@ -71,7 +77,7 @@ class halo_plan {
   void prepare_requests(slot& s, std::size_t element_size, int index, memory_space transfer);
   void free_requests(slot& s) noexcept;
 
-  MPI_Comm comm_;
+  MPI_Comm comm_ = MPI_COMM_NULL;  // owned: MPI_Comm_dup of the caller's communicator
   index_t interior_count_ = 0;
   index_t owned_count_ = 0;
   index_t total_count_ = 0;
@@ -89,10 +95,24 @@ class halo_plan {
   std::uint64_t exchange_count_ = 0;
 };
 
-// The plan of `m` on `comm`, built on first use and shared afterwards: the cache holds
-// weak references keyed by (&m, comm), so a plan lives while a grid function uses it.
-// `m` must not change once a plan exists; a different mesh later at the same address is
-// recognised (by part, counts and neighbour lists) and gets a new plan.
+// The plan of `m` on `comm`, built on first use (collectively, see halo_plan) and shared
+// afterwards: the cache holds weak references keyed by &m in an attribute of `comm`
+// itself, so a plan lives while a grid function uses it, and freeing `comm` drops its
+// entries (a later communicator with the same handle value gets new plans; plans still
+// in use keep their own communicator). Whether a plan is cached must be alike on every
+// rank: build and destroy dist_functions in the same order everywhere. `m` must not change
+// once a plan exists; a different mesh later at the same address is recognised (by part,
+// counts and neighbour lists) and gets a new plan.
 std::shared_ptr<halo_plan> halo_plan_for(MPI_Comm comm, const local_mesh& m);
+
+namespace detail {
+// Tests only: the next MPI_Startall (start) or MPI_Waitall (wait) of any halo plan in
+// this process reports MPI_ERR_OTHER, once. An injected start starts nothing; an injected
+// wait completes the round first, so peers that injected nothing are not left hanging.
+// A plan without neighbours calls neither, and leaves the injection pending. The normal
+// path pays one relaxed atomic load per call.
+enum class halo_failure { none, start, wait };
+void inject_halo_failure_for_testing(halo_failure which);
+}  // namespace detail
 
 }  // namespace funcmesh

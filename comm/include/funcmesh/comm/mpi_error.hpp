@@ -1,17 +1,28 @@
 // MPI return codes turned into exceptions that name the rank and the call, so a failure
-// on rank 5 of 512 says where it happened.
+// on rank 5 of 512 says where it happened; and rank_prefix() for errors that one rank
+// throws on its own.
 #pragma once
 
 #include <mpi.h>
 
+#include <string>
 #include <string_view>
 
 #include <funcmesh/core/error.hpp>
 
 namespace funcmesh {
 
+namespace mpi {
+// "rank R: " with this process's rank in `comm`, to start the message of an error thrown
+// on one rank alone; "" while MPI is not running (before MPI_Init, after MPI_Finalize),
+// when no rank is there to name. Errors agreed across ranks (mpi::agree) name the
+// failing rank already: agree() drops this prefix when it names the same rank.
+std::string rank_prefix(MPI_Comm comm = MPI_COMM_WORLD);
+}  // namespace mpi
+
 class mpi_error : public error {
  public:
+  // "rank R: <call> failed: <MPI's text>", R this process's rank in `comm`.
   mpi_error(int code, std::string_view call, MPI_Comm comm);
   int code() const noexcept { return code_; }
 

@@ -77,6 +77,8 @@ class binder {
   binder(memory_space space, token& holder) : space_(space), holder_(&holder) {}
 
   memory_space space() const { return space_; }
+  // The loop's one token, for other arrays its kernel reads (a mesh's connectivity).
+  token& holder() const { return *holder_; }
   // Writes keep values outside the loop's range (halo, other indices); `overwrite`
   // skips copying old contents when the loop writes every index.
   void* bind_target(grid_function_base& target, bool overwrite);

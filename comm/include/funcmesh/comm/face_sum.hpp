@@ -1,0 +1,202 @@
+// sum_over_faces(faces, flux, u, on("left", b), ...): a cells expression whose value at an
+// owned cell is the sum of its faces' fluxes, in face_set's fixed global order (the gather
+// form: race-free, and bitwise identical for any rank count). It reads u at neighbours, so
+// assigning it to a dist_function exchanges u's halo first when stale, overlapped with
+// the owned-interior cells. Runs on any executor (a .cu file and FUNCMESH_DEVICE fluxes
+// for CUDA).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <funcmesh/comm/face_set.hpp>
+#include <funcmesh/expr/detail/pack.hpp>
+#include <funcmesh/expr/grid_expression.hpp>
+#include <funcmesh/expr/zip_expr.hpp>
+
+namespace funcmesh {
+
+template <class T, class Tag>
+class dist_function;
+
+// on("left", b): the boundary flux b(u_cell, face_view) on the faces of group "left".
+template <class F>
+struct boundary_flux {
+  std::string name;
+  F flux;
+};
+template <class F>
+boundary_flux<F> on(std::string name, F flux) {
+  return {std::move(name), std::move(flux)};
+}
+
+namespace detail {
+
+// The groups' names, in order (a function: nvcc's front end misreads {b.name...}).
+template <class... B>
+std::vector<std::string> names_of(const boundary_flux<B>&... b) {
+  std::vector<std::string> names;
+  (names.push_back(b.name), ...);
+  return names;
+}
+
+// The physical id of each named boundary group, in order. Throws when a name matches no
+// boundary group, a group of the global mesh has no flux, or this part has boundary faces
+// in no group. Only global facts decide the first two, so every rank throws alike.
+std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::string>& names,
+                              const char* call);
+// Throws unless `read` holds a value for every cell (owned + halo) of the face set's mesh.
+void check_face_read(const face_set& faces, const grid_function_base& read, const char* call);
+
+template <int N>
+struct physical_ids {
+  int id[N > 0 ? N : 1];
+};
+
+// The flux through face entry k of a cell: interior faces call flux(mine, other, face),
+// domain-boundary faces the boundary flux of their group.
+template <class V, class Flux, class... B>
+struct face_fluxes {
+  static constexpr bool serial_only = is_serial_only_v<Flux> || (is_serial_only_v<B> || ...);
+  static constexpr index_t work = work_of_v<Flux>;
+  Flux flux;
+  pack<B...> boundary;
+  physical_ids<static_cast<int>(sizeof...(B))> ids;
+
+  template <class U>
+  FUNCMESH_DEVICE V interior(const U& mine, const U& other, const face_view& f) const {
+    return static_cast<V>(call(flux, mine, other, f));
+  }
+  template <class U>
+  FUNCMESH_DEVICE V on_boundary(int physical, const U& mine, const face_view& f) const {
+    return pick(physical, mine, f, std::index_sequence_for<B...>{});
+  }
+
+ private:
+  template <class U, std::size_t... I>
+  FUNCMESH_DEVICE V pick(int physical, const U& mine, const face_view& f,
+                         std::index_sequence<I...>) const {
+    V result{};
+    ((ids.id[I] == physical ? (result = static_cast<V>(call(get<I>(boundary), mine, f)), 0) : 0),
+     ...);
+    return result;
+  }
+};
+
+}  // namespace detail
+
+// After binding: what a kernel evaluates.
+template <class Fluxes, class E>
+class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
+ public:
+  using tag_type = cells;
+  using input_type = typename E::value_type;
+  using value_type = std::remove_cvref_t<decltype(std::declval<const Fluxes&>().interior(
+      std::declval<const input_type&>(), std::declval<const input_type&>(), face_view{}))>;
+  static constexpr bool serial_only = E::serial_only || Fluxes::serial_only;
+  // Four faces a cell, each reading the neighbour's input and the face's geometry.
+  static constexpr index_t work = 4 * (Fluxes::work + E::work + 6);
+
+  FUNCMESH_DEVICE bound_face_sum(face_set_view faces, Fluxes fluxes, E input)
+      : faces_(faces), fluxes_(fluxes), input_(input) {}
+
+  FUNCMESH_DEVICE value_type operator[](index_t c) const {
+    value_type sum{};
+    const input_type mine = input_[c];
+    const index_t end = faces_.offsets[c + 1];
+    for (index_t k = faces_.offsets[c]; k < end; ++k) {
+      const index_t other = faces_.other[k];
+      const face_view f = faces_.entry(k);
+      if (other >= 0) {
+        sum = sum + fluxes_.interior(mine, input_[other], f);
+      } else {
+        sum = sum + fluxes_.on_boundary(static_cast<int>(-1 - other), mine, f);
+      }
+    }
+    return sum;
+  }
+  bound_face_sum bind(binder&) const { return *this; }
+  template <class Visitor>
+  void visit(Visitor&) const {}
+
+ private:
+  face_set_view faces_;
+  Fluxes fluxes_;
+  E input_;
+};
+
+template <class Fluxes, class E>
+class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
+ public:
+  using tag_type = cells;
+  using bound_type =
+      bound_face_sum<Fluxes, decltype(std::declval<const E&>().bind(std::declval<binder&>()))>;
+  using value_type = typename bound_type::value_type;
+  static constexpr bool serial_only = E::serial_only || bound_type::serial_only;
+  static constexpr index_t work = bound_type::work;
+
+  face_sum_expr(const face_set& faces, Fluxes fluxes, E input)
+      : faces_(&faces), fluxes_(fluxes), input_(input) {}
+
+  bound_type bind(binder& b) const {
+    return bound_type(faces_->bind(b.space(), b.holder()), fluxes_, input_.bind(b));
+  }
+  // Every read of the input is at neighbours (a proxy read, so stale halos are exchanged
+  // and a target read here is refused as aliased); the face set's extent sizes the loop.
+  template <class Visitor>
+  void visit(Visitor& visitor) const {
+    visitor(faces_->extent(), read_mode::own_index);
+    auto at_neighbours = [&](const grid_function_base& read, read_mode) {
+      detail::check_face_read(*faces_, read, "funcmesh::sum_over_faces");
+      visitor(read, read_mode::proxy);
+    };
+    input_.visit(at_neighbours);
+  }
+
+ private:
+  const face_set* faces_;
+  Fluxes fluxes_;
+  E input_;
+};
+
+namespace detail {
+template <class E>
+auto face_input(const E& u) {
+  if constexpr (requires { u.local(); }) {
+    return as_node(u.local());  // a dist_function: its local values, halo included
+  } else {
+    return as_node(u);
+  }
+}
+}  // namespace detail
+
+// The flux through an interior face, flux(u_self, u_other, face) with face.normal out of
+// the cell holding u_self, is what that face adds to the cell; a boundary flux b(u_self,
+// face) the same on a domain-boundary face of b's group. Every boundary group of the
+// global mesh needs one. u: a dist_function, grid function or cells expression.
+namespace detail {
+// The fluxes of a loop whose input values are U: interior flux and boundary fluxes with
+// the physical ids they serve.
+template <class U, class Flux, class... B>
+auto make_face_fluxes(const Flux& flux, const std::vector<int>& ids, const boundary_flux<B>&... b) {
+  using value = std::remove_cvref_t<decltype(call(flux, std::declval<const U&>(),
+                                                  std::declval<const U&>(), face_view{}))>;
+  face_fluxes<value, std::decay_t<Flux>, B...> fluxes{flux, make_pack(b.flux...), {}};
+  for (std::size_t k = 0; k < ids.size(); ++k) fluxes.ids.id[k] = ids[k];
+  return fluxes;
+}
+}  // namespace detail
+
+template <class Flux, class U, class... B>
+auto sum_over_faces(const face_set& faces, Flux flux, const U& u, const boundary_flux<B>&... b) {
+  const std::vector<int> ids =
+      detail::boundary_ids(faces, detail::names_of(b...), "funcmesh::sum_over_faces");
+  auto input = detail::face_input(u);
+  auto fluxes = detail::make_face_fluxes<typename decltype(input)::value_type>(flux, ids, b...);
+  return face_sum_expr<decltype(fluxes), decltype(input)>(faces, fluxes, input);
+}
+
+}  // namespace funcmesh

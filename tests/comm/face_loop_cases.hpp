@@ -1,0 +1,205 @@
+// Face loops on one executor, written once: face_loops_executor_test.cpp runs them on the
+// host executors, face_loops_cuda_test.cu on every visible GPU. The serial executor is the
+// oracle: the gather form must match it bit for bit, the scatter form to rounding.
+// Fluxes are functors (usable in device code); a fixture provides `executor_`.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/face_loops.hpp>
+#include <funcmesh/partition/builtin_meshes.hpp>
+#include <funcmesh/partition/geometry.hpp>
+#include <funcmesh/partition/mesh_faces.hpp>
+#include <funcmesh/reduce/reduce.hpp>
+
+namespace face_cases {
+
+namespace fm = funcmesh;
+using vec2 = fm::vec<double, 2>;
+
+// Diffusion plus an oriented term, so a wrong normal sign shows.
+struct flux {
+  FUNCMESH_DEVICE double operator()(double ul, double ur, const fm::face_view& f) const {
+    return 0.7 * (ur - ul) * f.area / f.distance - 0.3 * f.normal[0] * 0.5 * (ul + ur) * f.area;
+  }
+};
+struct hot {
+  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
+    return 0.7 * (1.0 - u) * f.area / f.distance;
+  }
+};
+struct wall {
+  FUNCMESH_DEVICE double operator()(double, const fm::face_view&) const { return 0.0; }
+};
+// Two components: the scalar flux, and one of another field.
+struct flux2 {
+  FUNCMESH_DEVICE vec2 operator()(const vec2& l, const vec2& r, const fm::face_view& f) const {
+    return vec2{{flux{}(l[0], r[0], f), (r[1] - l[1]) * f.normal[1] * f.area}};
+  }
+};
+struct hot2 {
+  FUNCMESH_DEVICE vec2 operator()(const vec2& u, const fm::face_view& f) const {
+    return vec2{{hot{}(u[0], f), -u[1] * f.area}};
+  }
+};
+struct wall2 {
+  FUNCMESH_DEVICE vec2 operator()(const vec2&, const fm::face_view&) const { return vec2{{0, 0}}; }
+};
+struct of_id {
+  FUNCMESH_DEVICE double operator()(fm::index_t id) const { return 0.5 + 0.25 * id; }
+};
+struct pair_up {
+  FUNCMESH_DEVICE vec2 operator()(double a, double b) const { return vec2{{a, b}}; }
+};
+
+inline fm::mesh box() {
+  fm::box_options options;
+  options.perturbation = 0.15;
+  return fm::box2d_quad(24, 17, options);
+}
+
+// A distributed quad box, u = a smooth field on the owned cells (halo stale), on `world`.
+struct setup {
+  fm::distributed_mesh dm = fm::distribute_generated(MPI_COMM_WORLD, box);
+  fm::face_set faces{dm.local};
+  fm::dist_function<double> u{MPI_COMM_WORLD, dm.local, "u"};
+  fm::dist_function<double> w{MPI_COMM_WORLD, dm.local, "w"};
+  fm::dist_function<double> out{MPI_COMM_WORLD, dm.local, "out"};
+
+  setup() {
+    const fm::mesh_geometry g =
+        fm::compute_geometry(dm.local.cells, fm::build_faces(dm.local.cells));
+    auto a = u.local().write();
+    auto b = w.local().write();
+    for (fm::index_t c = 0; c < dm.local.owned_count; ++c) {
+      const auto& x = g.cell_centroid[static_cast<std::size_t>(c)];
+      a[c] = std::sin(3 * x[0]) + std::cos(2 * x[1]);
+      b[c] = x[0] * x[1];
+    }
+  }
+  template <class F>
+  auto sum(const F& f) {
+    return fm::sum_over_faces(faces, f, u, fm::on("left", hot{}), fm::on("right", hot{}),
+                              fm::on("bottom", wall{}), fm::on("top", wall{}));
+  }
+  std::vector<double> owned(const fm::dist_function<double>& f) const {
+    const std::vector<double> all = f.local().to_vector();
+    return {all.begin(), all.begin() + dm.local.owned_count};
+  }
+};
+
+inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
+  std::vector<std::uint64_t> result(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) std::memcpy(&result[i], &values[i], 8);
+  return result;
+}
+
+}  // namespace face_cases
+
+#define FUNCMESH_FACE_LOOP_CASES(fixture)                                                          \
+  TEST_P(fixture, gather_is_bitwise_the_serial_oracle_and_scatter_agrees) {                        \
+    face_cases::setup s;                                                                           \
+    namespace fm = funcmesh;                                                                       \
+    std::vector<double> oracle;                                                                    \
+    {                                                                                              \
+      fm::scoped_executor serial(fm::executor::serial());                                          \
+      fm::gather_faces(s.out, s.u, s.faces, face_cases::flux{}, fm::on("left", face_cases::hot{}), \
+                       fm::on("right", face_cases::hot{}), fm::on("bottom", face_cases::wall{}),   \
+                       fm::on("top", face_cases::wall{}));                                         \
+      oracle = s.owned(s.out);                                                                     \
+    }                                                                                              \
+    s.out = s.sum(face_cases::flux{});                                                             \
+    EXPECT_EQ(face_cases::bits(s.owned(s.out)), face_cases::bits(oracle));                         \
+    fm::scatter_faces(s.out, s.u, s.faces, face_cases::flux{}, fm::on("left", face_cases::hot{}),  \
+                      fm::on("right", face_cases::hot{}), fm::on("bottom", face_cases::wall{}),    \
+                      fm::on("top", face_cases::wall{}));                                          \
+    const std::vector<double> scattered = s.owned(s.out);                                          \
+    double scale = 0;                                                                              \
+    for (const double x : oracle) scale = std::max(scale, std::abs(x));                            \
+    ASSERT_GT(scale, 0.0);                                                                         \
+    for (std::size_t c = 0; c < oracle.size(); ++c) {                                              \
+      EXPECT_NEAR(scattered[c], oracle[c], 1e-12 * scale) << "cell " << c;                         \
+    }                                                                                              \
+  }                                                                                                \
+                                                                                                   \
+  TEST_P(fixture, halo_values_equal_their_owners_after_an_exchange_on_the_executor) {              \
+    face_cases::setup s;                                                                           \
+    namespace fm = funcmesh;                                                                       \
+    fm::dist_function<fm::index_t> id(MPI_COMM_WORLD, s.dm.local, "id");                           \
+    {                                                                                              \
+      auto g = id.local().write();                                                                 \
+      for (fm::index_t c = 0; c < s.dm.local.owned_count; ++c) {                                   \
+        g[c] = s.dm.local.global_cell[static_cast<std::size_t>(c)];                                \
+      }                                                                                            \
+    }                                                                                              \
+    /* Written where the executor runs (on the device for cuda), then exchanged. */                \
+    s.w = fm::zip_with(face_cases::of_id{}, id.local());                                           \
+    fm::dist_function<face_cases::vec2> q(MPI_COMM_WORLD, s.dm.local, "q");                        \
+    q = fm::zip_with(face_cases::pair_up{}, s.w.local(), s.w.local() * -3.0);                      \
+    s.w.exchange();                                                                                \
+    q.exchange();                                                                                  \
+    const auto values = s.w.local().to_vector();                                                   \
+    const auto pairs = q.local().to_vector();                                                      \
+    for (fm::index_t c = s.dm.local.owned_count; c < s.w.local().total_size(); ++c) {              \
+      const auto k = static_cast<std::size_t>(c);                                                  \
+      const double expected = face_cases::of_id{}(s.dm.local.global_cell[k]);                      \
+      EXPECT_EQ(values[k], expected) << "halo cell " << c;                                         \
+      EXPECT_EQ(pairs[k][0], expected) << "halo cell " << c;                                       \
+      EXPECT_EQ(pairs[k][1], -3.0 * expected) << "halo cell " << c;                                \
+    }                                                                                              \
+  }                                                                                                \
+                                                                                                   \
+  TEST_P(fixture, vector_values_component_zero_is_the_scalar_loop) {                               \
+    face_cases::setup s;                                                                           \
+    namespace fm = funcmesh;                                                                       \
+    fm::dist_function<face_cases::vec2> q(MPI_COMM_WORLD, s.dm.local, "q");                        \
+    fm::dist_function<face_cases::vec2> r(MPI_COMM_WORLD, s.dm.local, "r");                        \
+    q = fm::zip_with(face_cases::pair_up{}, s.u.local(), s.w.local());                             \
+    fm::gather_faces(r, q, s.faces, face_cases::flux2{}, fm::on("left", face_cases::hot2{}),       \
+                     fm::on("right", face_cases::hot2{}), fm::on("bottom", face_cases::wall2{}),   \
+                     fm::on("top", face_cases::wall2{}));                                          \
+    s.out = s.sum(face_cases::flux{});                                                             \
+    const auto scalar = s.owned(s.out);                                                            \
+    const auto both = r.local().to_vector();                                                       \
+    for (std::size_t c = 0; c < scalar.size(); ++c) {                                              \
+      EXPECT_EQ(both[c][0], scalar[c]) << "cell " << c;                                            \
+    }                                                                                              \
+    fm::dist_function<face_cases::vec2> t(MPI_COMM_WORLD, s.dm.local, "t");                        \
+    fm::scatter_faces(t, q, s.faces, face_cases::flux2{}, fm::on("left", face_cases::hot2{}),      \
+                      fm::on("right", face_cases::hot2{}), fm::on("bottom", face_cases::wall2{}),  \
+                      fm::on("top", face_cases::wall2{}));                                         \
+    const auto scattered = t.local().to_vector();                                                  \
+    for (std::size_t c = 0; c < scalar.size(); ++c) {                                              \
+      EXPECT_NEAR(scattered[c][1], both[c][1], 1e-12) << "cell " << c;                             \
+    }                                                                                              \
+  }                                                                                                \
+                                                                                                   \
+  TEST_P(fixture, face_sums_compose_exchange_only_when_stale_and_refuse_aliasing) {                \
+    face_cases::setup s;                                                                           \
+    namespace fm = funcmesh;                                                                       \
+    const auto before = s.u.exchange_count();                                                      \
+    s.out = s.sum(face_cases::flux{});                                                             \
+    EXPECT_EQ(s.u.exchange_count(), before + 1) << "the stale halo of u is exchanged once";        \
+    const auto plain = s.owned(s.out);                                                             \
+    s.w = 2.0 * s.sum(face_cases::flux{}) + s.u.local();                                           \
+    EXPECT_EQ(s.u.exchange_count(), before + 1) << "a fresh halo is not exchanged again";          \
+    const auto composed = s.owned(s.w);                                                            \
+    const auto u = s.owned(s.u);                                                                   \
+    for (std::size_t c = 0; c < plain.size(); ++c) {                                               \
+      EXPECT_EQ(composed[c], 2.0 * plain[c] + u[c]) << "cell " << c;                               \
+    }                                                                                              \
+    const double local_total = fm::sum(s.sum(face_cases::flux{}));                                 \
+    double expected = 0;                                                                           \
+    for (const double x : plain) expected += x;                                                    \
+    EXPECT_NEAR(local_total, expected, 1e-10 * (1 + std::abs(expected)));                          \
+    EXPECT_THROW(s.u = s.sum(face_cases::flux{}), fm::aliasing_error);                             \
+  }

@@ -1,0 +1,34 @@
+// Face loops (gather and scatter forms, sum_over_faces expressions) and halo exchange on
+// every host executor against the serial oracle, at every rank count.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "face_loop_cases.hpp"
+
+namespace {
+
+namespace fm = funcmesh;
+
+std::vector<fm::executor> host_executors() {
+  std::vector<fm::executor> result;
+  for (const fm::executor& e : fm::available_executors()) {
+    if (e.kind() != fm::executor_kind::cuda) result.push_back(e);
+  }
+  return result;
+}
+
+class face_loops_on : public ::testing::TestWithParam<fm::executor> {
+ protected:
+  // Split even small loops into several blocks, so that colour groups run threaded.
+  fm::scoped_executor executor_{GetParam()};
+  fm::exec::scoped_thread_policy policy_{3, 0};
+};
+
+FUNCMESH_FACE_LOOP_CASES(face_loops_on)
+
+INSTANTIATE_TEST_SUITE_P(host, face_loops_on, ::testing::ValuesIn(host_executors()),
+                         [](const auto& info) { return info.param.name(); });
+
+}  // namespace
