@@ -1,0 +1,1 @@
+# framework/io sources: target_sources(funcmesh_framework PRIVATE ...)

@@ -1,0 +1,1 @@
+# partition airfoil grid sources: target_sources(funcmesh_partition PRIVATE ...)
