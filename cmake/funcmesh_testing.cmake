@@ -36,8 +36,10 @@ function(funcmesh_add_gtest name)
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE ${arg_LIBRARIES} GTest::gtest GTest::gtest_main)
   funcmesh_target_warnings(${name})
+  # Escaped: gtest_discover_tests would keep only the first of several labels.
+  string(REPLACE ";" "\\;" labels "${arg_LABELS}")
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-                       PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${arg_LABELS}")
+                       PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${labels}")
 endfunction()
 
 function(funcmesh_add_mpi_test name)

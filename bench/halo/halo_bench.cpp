@@ -23,6 +23,8 @@
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/dual_graph.hpp>
 
+#include "../common/mpi_timing.hpp"
+
 namespace fm = funcmesh;
 
 namespace {
@@ -43,49 +45,11 @@ const auto average = fm::_([](fm::proxy<const double> u, neighbour_list n) {
   return count > 0 ? sum / count : 0.0;
 });
 
-double now() { return MPI_Wtime(); }
-
-double median(std::vector<double> v) {
-  std::ranges::sort(v);
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-double max_over(MPI_Comm comm, double x) {
-  double out = 0;
-  MPI_Allreduce(&x, &out, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return out;
-}
-
-// A barrier that sleeps while waiting, so that idle ranks leave the cores to the ranks
-// being timed (busy polling would steal them when ranks outnumber cores).
-void idle_barrier(MPI_Comm comm) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Ibarrier(comm, &request);
-  int done = 0;
-  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE), done == 0) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-}
-
-// Interleaved repetitions: each round runs every variant once (a batch of `batch` calls
-// timed as a whole, the slowest rank's time kept); returns each variant's median seconds
-// per call.
-std::vector<double> interleaved(MPI_Comm comm, int rounds, int batch,
-                                const std::vector<std::function<void()>>& variants) {
-  std::vector<std::vector<double>> times(variants.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (std::size_t k = 0; k < variants.size(); ++k) {
-      MPI_Barrier(comm);
-      const double start = now();
-      for (int b = 0; b < batch; ++b) variants[k]();
-      times[k].push_back(max_over(comm, now() - start) / batch);
-    }
-  }
-  std::vector<double> medians;
-  for (auto& t : times) medians.push_back(median(t));
-  return medians;
-}
+using bench::idle_barrier;
+using bench::interleaved;
+using bench::max_over;
+using bench::median;
+using bench::now;
 
 // ---- 1. latency and bandwidth against message size (ranks 0 and 1) ----
 

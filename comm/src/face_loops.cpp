@@ -14,6 +14,13 @@ std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::stri
                               const char* call) {
   std::vector<int> ids;
   for (const std::string& name : names) {
+    if (name == other_groups_name) {
+      if (std::ranges::find(ids, any_other_group) != ids.end()) {
+        throw error(std::string(call) + ": on_other_groups given twice");
+      }
+      ids.push_back(any_other_group);
+      continue;
+    }
     const int id = faces.physical_id(name);
     if (id == 0) {
       std::string known;
@@ -27,8 +34,9 @@ std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::stri
     ids.push_back(id);
   }
   // Every group of the global mesh, not only this rank's faces: all ranks agree.
+  const bool others_covered = std::ranges::find(ids, any_other_group) != ids.end();
   for (const auto& [id, name] : faces.boundary_groups()) {
-    if (std::ranges::find(ids, id) == ids.end()) {
+    if (!others_covered && std::ranges::find(ids, id) == ids.end()) {
       throw error(std::string(call) + ": no boundary flux for physical group \"" + name +
                   "\" (id " + std::to_string(id) + "); pass on(\"" + name + "\", flux)");
     }

@@ -1,12 +1,11 @@
 // face_set construction: global orientation, rank-independent face geometry, gather order
-// and the scatter form's colour groups (from partition/face_colouring.hpp).
+// and the scatter form's coloured blocks of faces (from partition/face_colouring.hpp).
 #include <funcmesh/comm/face_set.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
-#include <funcmesh/partition/face_colouring.hpp>
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>
 
@@ -72,7 +71,7 @@ face_geometry canonical_geometry(const local_mesh& m, std::vector<index_t> nodes
 
 }  // namespace
 
-face_set::face_set(const local_mesh& m)
+face_set::face_set(const local_mesh& m, index_t block_size)
     : owned_count_(m.owned_count),
       cell_count_(m.cells.cell_count()),
       extent_(m.owned_count, m.cells.cell_count()) {
@@ -106,6 +105,7 @@ face_set::face_set(const local_mesh& m)
                      ? norm(minus(geometry.cell_centroid[static_cast<std::size_t>(two[1])], left))
                      : norm(minus(g.centroid, left));
     v.physical = two[1] >= 0 ? 0 : all.physical[static_cast<std::size_t>(f)];
+    for (int i = 0; i < 3; ++i) v.centroid[i] = g.centroid[static_cast<std::size_t>(i)];
     local_index[static_cast<std::size_t>(f)] = size();
     cells.push_back(two);
     kind.push_back(k);
@@ -138,16 +138,16 @@ face_set::face_set(const local_mesh& m)
     cell_offsets.push_back(static_cast<index_t>(cell_faces.size()));
   }
 
-  // Scatter groups: computed by partition/, once per local mesh.
-  face_colouring colouring = funcmesh::colour_faces(cells, owned_count_);
-  colour_offsets = std::move(colouring.offsets);
-  colour_faces = std::move(colouring.faces);
+  // Scatter blocks: computed by partition/, once per local mesh. The faces stay in their
+  // order (it follows the cells, for cache reuse); only whole blocks are coloured.
+  const index_t spread = std::max(min_block_size, (size() + min_blocks - 1) / min_blocks);
+  blocks = colour_face_blocks(cells, owned_count_, std::min(block_size, spread));
 
   // The kernels' arrays: per gather entry, the other cell and the face seen from c.
   const std::size_t entries = cell_faces.size();
   std::vector<index_t> other(entries);
   std::vector<double> area(entries), distance(entries);
-  std::vector<vec<double, 3>> normal(entries);
+  std::vector<vec<double, 3>> normal(entries), centre(entries);
   for (index_t c = 0; c < owned_count_; ++c) {
     for (auto k = static_cast<std::size_t>(cell_offsets[static_cast<std::size_t>(c)]);
          k < static_cast<std::size_t>(cell_offsets[static_cast<std::size_t>(c) + 1]); ++k) {
@@ -157,34 +157,42 @@ face_set::face_set(const local_mesh& m)
       area[k] = views[f].area;
       distance[k] = views[f].distance;
       for (int d = 0; d < 3; ++d) normal[k][d] = left ? views[f].normal[d] : -views[f].normal[d];
+      centre[k] = views[f].centroid;
     }
   }
   entry_offsets_ = array<index_t>(std::span<const index_t>(cell_offsets));
   entry_other_ = array<index_t>(std::span<const index_t>(other));
   entry_area_ = array<double>(std::span<const double>(area));
   entry_distance_ = array<double>(std::span<const double>(distance));
-  entry_normal_ = array<vec<double, 3>>(std::span<const vec<double, 3>>(normal));
+  entry_normal_.assign(normal);
+  entry_centroid_.assign(centre);
 
-  // ... and per face in colour order, oriented out of its first cell.
-  const std::size_t coloured = colour_faces.size();
-  std::vector<vec<index_t, 2>> pairs(coloured);
-  std::vector<int> physical(coloured);
-  area.assign(coloured, 0);
-  distance.assign(coloured, 0);
-  normal.assign(coloured, vec<double, 3>{});
-  for (std::size_t i = 0; i < coloured; ++i) {
-    const auto f = static_cast<std::size_t>(colour_faces[i]);
-    pairs[i] = {{cells[f][0], cells[f][1]}};
-    area[i] = views[f].area;
-    distance[i] = views[f].distance;
-    normal[i] = views[f].normal;
-    physical[i] = views[f].physical;
+  // ... and per face in face order, oriented out of its first cell.
+  const std::size_t count = cells.size();
+  std::vector<vec<index_t, 2>> pairs(count);
+  std::vector<int> physical(count);
+  area.assign(count, 0);
+  distance.assign(count, 0);
+  normal.assign(count, vec<double, 3>{});
+  centre.assign(count, vec<double, 3>{});
+  for (std::size_t f = 0; f < count; ++f) {
+    pairs[f] = {{cells[f][0], cells[f][1]}};
+    area[f] = views[f].area;
+    distance[f] = views[f].distance;
+    normal[f] = views[f].normal;
+    physical[f] = views[f].physical;
+    centre[f] = views[f].centroid;
   }
-  colour_cells_ = array<vec<index_t, 2>>(std::span<const vec<index_t, 2>>(pairs));
-  colour_area_ = array<double>(std::span<const double>(area));
-  colour_distance_ = array<double>(std::span<const double>(distance));
-  colour_normal_ = array<vec<double, 3>>(std::span<const vec<double, 3>>(normal));
-  colour_physical_ = array<int>(std::span<const int>(physical));
+  scatter_cells_ = array<vec<index_t, 2>>(std::span<const vec<index_t, 2>>(pairs));
+  scatter_area_ = array<double>(std::span<const double>(area));
+  scatter_distance_ = array<double>(std::span<const double>(distance));
+  scatter_normal_.assign(normal);
+  scatter_physical_ = array<int>(std::span<const int>(physical));
+  scatter_centroid_.assign(centre);
+  block_offsets_ = array<index_t>(std::span<const index_t>(blocks.block_offsets));
+  blocks_ = array<index_t>(std::span<const index_t>(blocks.blocks));
+  volume = geometry.cell_volume;
+  centroid = geometry.cell_centroid;
 
   for (std::size_t f = 0; f < cells.size(); ++f) {
     const int id = views[f].physical;
@@ -208,12 +216,37 @@ std::string face_set::physical_name(int id) const {
   return {};
 }
 
+void detail::vec3_arrays::assign(const std::vector<vec<double, 3>>& values) {
+  const auto n = static_cast<index_t>(values.size());
+  x = array<double>(n);
+  y = array<double>(n);
+  z = array<double>(n);
+  auto a = x.overwrite(), b = y.overwrite(), c = z.overwrite();
+  for (index_t i = 0; i < n; ++i) {
+    const auto& v = values[static_cast<std::size_t>(i)];
+    a[i] = v[0];
+    b[i] = v[1];
+    c[i] = v[2];
+  }
+}
+
 face_set_view face_set::bind(memory_space space, token& holder) const {
-  return {entry_offsets_.read_view(space, holder),   entry_other_.read_view(space, holder),
-          entry_area_.read_view(space, holder),      entry_normal_.read_view(space, holder),
-          entry_distance_.read_view(space, holder),  colour_cells_.read_view(space, holder),
-          colour_area_.read_view(space, holder),     colour_normal_.read_view(space, holder),
-          colour_distance_.read_view(space, holder), colour_physical_.read_view(space, holder)};
+  face_set_view v;
+  v.offsets = entry_offsets_.read_view(space, holder);
+  v.other = entry_other_.read_view(space, holder);
+  v.area = entry_area_.read_view(space, holder);
+  v.normal = entry_normal_.bind(space, holder);
+  v.distance = entry_distance_.read_view(space, holder);
+  v.centroid = entry_centroid_.bind(space, holder);
+  v.scatter_cells = scatter_cells_.read_view(space, holder);
+  v.scatter_area = scatter_area_.read_view(space, holder);
+  v.scatter_normal = scatter_normal_.bind(space, holder);
+  v.scatter_distance = scatter_distance_.read_view(space, holder);
+  v.scatter_physical = scatter_physical_.read_view(space, holder);
+  v.scatter_centroid = scatter_centroid_.bind(space, holder);
+  v.block_offsets = block_offsets_.read_view(space, holder);
+  v.blocks = blocks_.read_view(space, holder);
+  return v;
 }
 
 }  // namespace funcmesh

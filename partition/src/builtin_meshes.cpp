@@ -8,6 +8,7 @@
 #include <string>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/partition/airfoil_grid.hpp>
 
 namespace funcmesh {
 
@@ -298,8 +299,17 @@ mesh builtin_mesh(std::string_view name, index_t cells_approx, const box_options
     const index_t n = per_direction(std::cbrt(cells / 6));
     return box3d_tet(n, n, n, options);
   }
+  if (name == "airfoil") {
+    // 3 I J cells with J = 1.5 I (I even), the classic grid's aspect: 720000 -> 400 x 600.
+    const index_t half = per_direction(std::sqrt(cells / 4.5) / 2);
+    airfoil_options airfoil;
+    airfoil.i = 2 * half;
+    airfoil.j = 3 * half;
+    return airfoil_grid(airfoil);
+  }
   throw error("funcmesh::builtin_mesh: unknown mesh '" + std::string(name) +
-              "'; valid names: box2d-tri, box2d-quad, box3d-hex, box3d-tet");
+              "'; valid names: box2d-tri, box2d-quad, box3d-hex, box3d-tet, "
+              "airfoil");
 }
 
 }  // namespace funcmesh

@@ -54,6 +54,17 @@ struct hot2 {
 struct wall2 {
   FUNCMESH_DEVICE vec2 operator()(const vec2&, const fm::face_view&) const { return vec2{{0, 0}}; }
 };
+// A boundary flux chosen at run time by group: hot on one group, insulated elsewhere.
+struct hot_on_group {
+  int group;
+  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
+    return f.physical == group ? hot{}(u, f) : 0.0;
+  }
+};
+// A cell's own value times its perimeter (surface), face by face.
+struct times_area {
+  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const { return u * f.area; }
+};
 struct of_id {
   FUNCMESH_DEVICE double operator()(fm::index_t id) const { return 0.5 + 0.25 * id; }
 };
@@ -202,4 +213,44 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     for (const double x : plain) expected += x;                                                    \
     EXPECT_NEAR(local_total, expected, 1e-10 * (1 + std::abs(expected)));                          \
     EXPECT_THROW(s.u = s.sum(face_cases::flux{}), fm::aliasing_error);                             \
+  }                                                                                                \
+                                                                                                   \
+  TEST_P(fixture, on_other_groups_serves_every_group_not_named) {                                  \
+    face_cases::setup s;                                                                           \
+    namespace fm = funcmesh;                                                                       \
+    s.out = s.sum(face_cases::flux{});                                                             \
+    const auto named = s.owned(s.out);                                                             \
+    s.w = fm::sum_over_faces(                                                                      \
+        s.faces, face_cases::flux{}, s.u, fm::on("left", face_cases::hot{}),                       \
+        fm::on_other_groups(face_cases::hot_on_group{s.faces.physical_id("right")}));              \
+    EXPECT_EQ(face_cases::bits(s.owned(s.w)), face_cases::bits(named));                            \
+    EXPECT_THROW((void)fm::sum_over_faces(s.faces, face_cases::flux{}, s.u,                        \
+                                          fm::on_other_groups(face_cases::wall{}),                 \
+                                          fm::on_other_groups(face_cases::wall{})),                \
+                 fm::error);                                                                       \
+  }                                                                                                \
+                                                                                                   \
+  TEST_P(fixture, antisymmetric_scatter_and_cell_face_sums) {                                      \
+    face_cases::setup s;                                                                           \
+    namespace fm = funcmesh;                                                                       \
+    s.out = s.sum(face_cases::flux{});                                                             \
+    const auto gathered = s.owned(s.out);                                                          \
+    /* flux{} is conservative: flux(r, l, -n) == -flux(l, r, n). */                                \
+    fm::scatter_faces(s.w, s.u, s.faces, fm::antisymmetric(face_cases::flux{}),                    \
+                      fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),       \
+                      fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));    \
+    const auto once = s.owned(s.w);                                                                \
+    for (std::size_t c = 0; c < gathered.size(); ++c) {                                            \
+      EXPECT_NEAR(once[c], gathered[c], 1e-12) << "cell " << c;                                    \
+    }                                                                                              \
+    const auto before = s.u.exchange_count();                                                      \
+    s.u = 1.5;                                                                                     \
+    s.w = fm::sum_over_cell_faces(s.faces, face_cases::times_area{}, s.u);                         \
+    EXPECT_EQ(s.u.exchange_count(), before) << "own values only: no halo exchange";                \
+    const auto perimeter = s.owned(s.w);                                                           \
+    for (fm::index_t c = 0; c < s.faces.owned_count(); ++c) {                                      \
+      double expected = 0;                                                                         \
+      for (const fm::index_t f : s.faces.faces_of(c)) expected += 1.5 * s.faces.view(f).area;      \
+      EXPECT_EQ(perimeter[static_cast<std::size_t>(c)], expected) << "cell " << c;                 \
+    }                                                                                              \
   }

@@ -14,4 +14,6 @@
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/comm/parallel_output.hpp>
+#include <funcmesh/comm/png_output.hpp>
 #include <funcmesh/partition.hpp>

@@ -11,6 +11,10 @@
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 #include <funcmesh/expr/expr.hpp>
+#include <funcmesh/io/png.hpp>
+#include <funcmesh/io/polygons.hpp>
+#include <funcmesh/io/vtu.hpp>
 #include <funcmesh/memory/memory.hpp>
 #include <funcmesh/reduce/exact_sum.hpp>
 #include <funcmesh/reduce/reduce.hpp>
+#include <funcmesh/time.hpp>

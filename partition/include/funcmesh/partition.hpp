@@ -3,6 +3,7 @@
 #pragma once
 
 #include <funcmesh/framework.hpp>
+#include <funcmesh/partition/airfoil_grid.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/cell_type.hpp>
 #include <funcmesh/partition/dual_graph.hpp>
@@ -15,4 +16,5 @@
 #include <funcmesh/partition/metis_error.hpp>
 #include <funcmesh/partition/partition_metrics.hpp>
 #include <funcmesh/partition/partitioning.hpp>
+#include <funcmesh/partition/vtk_piece.hpp>
 #include <funcmesh/partition/vtu_writer.hpp>

@@ -107,6 +107,7 @@ class dist_function {
   const grid_function<T, Tag>& local() const { return values_->local; }
 
   halo_plan& plan() const { return *values_->state.plan; }
+  const std::shared_ptr<halo_plan>& shared_plan() const { return values_->state.plan; }
   index_t owned_size() const { return values_->local.owned_size(); }
   index_t interior_size() const { return plan().interior_count(); }
   bool halo_stale() const { return values_->state.stale(); }
@@ -168,6 +169,17 @@ class dist_function {
   };
   std::unique_ptr<holder> values_;
 };
+
+// The time driver's customization points: a new function on the same mesh and plan, and
+// the values an expression reads.
+template <class T, class Tag>
+dist_function<T, Tag> similar(const dist_function<T, Tag>& u, std::string name) {
+  return dist_function<T, Tag>(u.shared_plan(), std::move(name));
+}
+template <class T, class Tag>
+const grid_function<T, Tag>& values(const dist_function<T, Tag>& u) {
+  return u.local();
+}
 
 // pr(u): the local values (owned + halo) as a proxy, for neighbour reads in expressions;
 // assignments to a dist_function exchange its halo first when stale.

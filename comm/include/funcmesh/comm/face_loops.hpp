@@ -1,15 +1,18 @@
 // Face loops over distributed grid functions: gather_faces (out = sum_over_faces(...),
 // each owned cell sums its faces in a fixed global order: reproducible for any rank count)
-// and scatter_faces (one pass over the faces adding each flux to both cells, colour group
-// after colour group: race-free, not reproducible across rank counts). Both run on the
-// default executor (serial, OpenMP, or CUDA from a .cu file).
+// and scatter_faces (one pass over the faces adding each flux to both cells: in face order
+// on one thread, coloured blocks of faces on several, atomic adds on CUDA; not
+// reproducible across rank counts). Both run on the default executor (serial, OpenMP, or
+// CUDA from a .cu file).
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <mpi.h>
 
+#include <funcmesh/comm/detail/atomic_add.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>
@@ -28,31 +31,107 @@ std::vector<int> prepare_face_loop(const grid_function_base& out, const grid_fun
                                    MPI_Comm comm, const face_set& faces,
                                    const std::vector<std::string>& names, const char* call);
 
-// One colour group of the scatter form: no two of its faces share an owned cell.
+// The scatter form's faces: run(begin, end) adds faces [begin, end) to their owned cells
+// in order on one thread (race-free when no other thread writes those cells: one thread,
+// or coloured blocks); atomic(f) adds face f with atomic adds (CUDA, every face at once).
 template <class V, class Input, class Fluxes>
-struct scatter_colour {
+struct scatter_faces_body {
   view<V> out;
   Input input;
   face_set_view faces;
   Fluxes fluxes;
   index_t owned;
 
-  FUNCMESH_DEVICE void operator()(index_t i) const {
-    const vec<index_t, 2> two = faces.colour_cells[i];
-    face_view v = faces.coloured(i);
+  // Faces follow the cells, so consecutive faces mostly share their first cell: its sum
+  // stays in a register until that cell changes, instead of a load-add-store chain through
+  // memory from one face to the next (which bounds a cheap flux's loop).
+  FUNCMESH_DEVICE void run(index_t begin, index_t end) const {
+    index_t pending = -1;
+    V sum{};
+    for (index_t f = begin; f < end; ++f) {
+      const vec<index_t, 2> two = faces.scatter_cells[f];
+      face_view v = faces.face(f);
+      const index_t l = two[0], r = two[1];
+      if (l != pending) {
+        if (pending >= 0 && pending < owned) out[pending] = out[pending] + sum;
+        pending = l;
+        sum = V{};
+      }
+      if (r < 0) {
+        sum = sum + fluxes.on_boundary(v.physical, input[l], v);
+        continue;
+      }
+      const auto left = input[l];
+      const auto right = input[r];
+      if constexpr (Fluxes::antisymmetric) {
+        const V through = fluxes.interior(left, right, v);  // evaluated once
+        if (l < owned) sum = sum + through;
+        if (r < owned) out[r] = out[r] - through;
+      } else {
+        if (l < owned) sum = sum + fluxes.interior(left, right, v);
+        if (r < owned) {
+          for (int d = 0; d < 3; ++d) v.normal[d] = -v.normal[d];
+          out[r] = out[r] + fluxes.interior(right, left, v);
+        }
+      }
+    }
+    if (pending >= 0 && pending < owned) out[pending] = out[pending] + sum;
+  }
+
+  FUNCMESH_DEVICE void atomic(index_t f) const {
+    const vec<index_t, 2> two = faces.scatter_cells[f];
+    face_view v = faces.face(f);
     const index_t l = two[0], r = two[1];
     if (r < 0) {
-      out[l] = out[l] + fluxes.on_boundary(v.physical, input[l], v);
+      atomic_add(out[l], fluxes.on_boundary(v.physical, input[l], v));
       return;
     }
     const auto left = input[l];
     const auto right = input[r];
-    if (l < owned) out[l] = out[l] + fluxes.interior(left, right, v);
-    if (r < owned) {
-      for (int d = 0; d < 3; ++d) v.normal[d] = -v.normal[d];
-      out[r] = out[r] + fluxes.interior(right, left, v);
+    if constexpr (Fluxes::antisymmetric) {
+      const V through = fluxes.interior(left, right, v);
+      if (l < owned) atomic_add(out[l], through);
+      if (r < owned) atomic_add(out[r], -through);
+    } else {
+      if (l < owned) atomic_add(out[l], fluxes.interior(left, right, v));
+      if (r < owned) {
+        for (int d = 0; d < 3; ++d) v.normal[d] = -v.normal[d];
+        atomic_add(out[r], fluxes.interior(right, left, v));
+      }
     }
   }
+};
+
+// Element i of a colour's loop: block faces.blocks[i], its faces in order on one thread.
+template <class Body>
+struct scatter_block {
+  Body body;
+
+  FUNCMESH_DEVICE void operator()(index_t i) const {
+    const Body local = body;  // a copy: stores through `out` cannot change its scalars
+    const index_t b = local.faces.blocks[i];
+    local.run(local.faces.block_offsets[b], local.faces.block_offsets[b + 1]);
+  }
+};
+
+// Every face in order, as one element: the single-thread form (all blocks in order).
+template <class Body>
+struct scatter_all {
+  Body body;
+  index_t count;
+
+  FUNCMESH_DEVICE void operator()(index_t) const {
+    const Body local = body;
+    local.run(0, count);
+  }
+};
+
+// Element f: face f, added atomically (CUDA).
+template <class Body>
+struct scatter_atomic {
+  Body body;
+
+  FUNCMESH_DEVICE void operator()(index_t f) const { body.atomic(f); }
 };
 
 }  // namespace detail
@@ -70,9 +149,12 @@ void gather_faces(dist_function<T, cells>& out, dist_function<S, cells>& u, cons
 
 // The same sums as gather_faces by one pass over the faces: each face adds its flux to
 // both of its cells (only owned cells are written; a face between an owned and a halo
-// cell is evaluated here for the owned side only), colour group after colour group, each
-// group in parallel on the executor. The order of additions depends on the local face
-// numbering, so results are NOT bitwise identical across rank counts (they agree with
+// cell is evaluated here for the owned side only). On one host thread the faces run in
+// face order; on several, colour after colour, each colour's blocks of consecutive faces
+// shared among the threads (face_set::blocks); on CUDA all faces at once with atomic adds
+// when the values are double or vec<double, N>, else one thread per block, colour after
+// colour. The order of additions depends on the local face numbering (and on CUDA on
+// timing), so results are NOT bitwise identical across rank counts (they agree with
 // gather_faces to rounding). Collective over u's ranks.
 template <class Compiler = exec::this_compiler, class T, class S, class Flux, class... B>
 void scatter_faces(dist_function<T, cells>& out, dist_function<S, cells>& u, const face_set& faces,
@@ -91,16 +173,40 @@ void scatter_faces(dist_function<T, cells>& out, dist_function<S, cells>& u, con
   binder b(chosen.space(), holder);
   auto* target = static_cast<T*>(b.bind_target(out.local(), false));
   auto input = as_node(u.local()).bind(b);
-  const detail::scatter_colour<T, decltype(input), fluxes_type> body{
-      view<T>(target, out.local().total_size()), input, faces.bind(chosen.space(), holder), fluxes,
-      faces.owned_count()};
+  const view<T> values(target, out.local().total_size());
+  const detail::scatter_faces_body<T, decltype(input), fluxes_type> body{
+      values, input, faces.bind(chosen.space(), holder), fluxes, faces.owned_count()};
   // Each face reads two values and writes up to two: about a cell's worth of work.
-  constexpr exec::loop_shape shape{fluxes_type::serial_only, 2 * (fluxes_type::work + 6)};
+  constexpr index_t face_work = 2 * (fluxes_type::work + 6);
   const exec::loop_label label{"scatter_faces into", &out.local().name(), 1};
-  const auto colours = faces.colour_offsets.size() - 1;
-  for (std::size_t k = 0; k < colours; ++k) {
-    exec::for_each<Compiler>(chosen, faces.colour_offsets[k], faces.colour_offsets[k + 1], body,
-                             shape, label);
+  const index_t count = faces.size();
+
+  if constexpr (std::is_same_v<Compiler, exec::nvcc_compiler> && detail::has_atomic_add_v<T>) {
+    if (chosen.kind() == executor_kind::cuda) {
+      exec::for_each<Compiler>(chosen, 0, count, detail::scatter_atomic<decltype(body)>{body},
+                               exec::loop_shape{fluxes_type::serial_only, face_work}, label);
+      out.local().mark_written();
+      return;
+    }
+  }
+  const bool host = chosen.kind() != executor_kind::cuda;
+  if (host && (chosen.kind() == executor_kind::serial ||
+               exec::threads_for(count, fluxes_type::serial_only, face_work) <= 1)) {
+    // One thread: all blocks in order are all faces in order, in one pass.
+    exec::for_each<Compiler>(executor::serial(), 0, 1,
+                             detail::scatter_all<decltype(body)>{body, count},
+                             exec::loop_shape{true, face_work * count}, label);
+  } else {
+    const face_block_colouring& blocks = faces.blocks;
+    const index_t per_block =
+        blocks.block_count() > 0 ? (count + blocks.block_count() - 1) / blocks.block_count() : 1;
+    const exec::loop_shape shape{fluxes_type::serial_only, face_work * per_block};
+    const detail::scatter_block<decltype(body)> blocks_body{body};
+    for (int k = 0; k < blocks.colour_count(); ++k) {
+      exec::for_each<Compiler>(chosen, blocks.colour_offsets[static_cast<std::size_t>(k)],
+                               blocks.colour_offsets[static_cast<std::size_t>(k) + 1], blocks_body,
+                               shape, label);
+    }
   }
   out.local().mark_written();
 }

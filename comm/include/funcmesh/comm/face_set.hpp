@@ -1,6 +1,7 @@
 // face_set: the faces of a local mesh as face loops need them — globally oriented, with
 // rank-independent geometry, each owned cell's faces in a fixed global order (the gather
-// form) and colour groups (the scatter form) — in arrays any executor can read. No MPI.
+// form) and in face order with a block colouring (the scatter form) — in arrays any
+// executor can read. No MPI.
 #pragma once
 
 #include <array>
@@ -17,19 +18,39 @@
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/token.hpp>
 #include <funcmesh/memory/view.hpp>
+#include <funcmesh/partition/face_colouring.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
 
 namespace funcmesh {
 
 // What a flux function sees of a face, from the cell whose value comes first: the unit
 // normal points out of that cell; distance is between the two cell centroids (cell
-// centroid to face centroid on the domain boundary); physical is 0 off the boundary.
+// centroid to face centroid on the domain boundary); centroid is the face's; physical is
+// the boundary group's id on the domain boundary, else 0. A flux that ignores a field
+// does not load it (the loops store each field apart).
 struct face_view {
   double area = 0;
   vec<double, 3> normal{{0, 0, 0}};
   double distance = 0;
   int physical = 0;
+  vec<double, 3> centroid{{0, 0, 0}};
 };
+
+namespace detail {
+// Three components stored apart (x, y, z arrays): a loop that reads only some of them
+// (a 2-D flux never reads z) loads only those.
+struct vec3_view {
+  view<const double> x, y, z;
+  FUNCMESH_DEVICE vec<double, 3> operator[](index_t i) const { return {{x[i], y[i], z[i]}}; }
+};
+struct vec3_arrays {
+  array<double> x, y, z;
+  void assign(const std::vector<vec<double, 3>>& values);
+  vec3_view bind(memory_space space, token& holder) const {
+    return {x.read_view(space, holder), y.read_view(space, holder), z.read_view(space, holder)};
+  }
+};
+}  // namespace detail
 
 // What a kernel sees of a face_set: views only, trivially copyable. Geometry is stored
 // per use, in the order loops read it (structure of arrays), so that a loop streams it and
@@ -41,15 +62,22 @@ struct face_set_view {
   view<const index_t> offsets;
   view<const index_t> other;
   view<const double> area;
-  view<const vec<double, 3>> normal;
+  detail::vec3_view normal;
   view<const double> distance;
-  // Scatter form, faces in colour order (face_set::colour_offsets): the two local cells
-  // ([1] == -1 on the domain boundary), geometry oriented out of cells[i][0].
-  view<const vec<index_t, 2>> colour_cells;
-  view<const double> colour_area;
-  view<const vec<double, 3>> colour_normal;
-  view<const double> colour_distance;
-  view<const int> colour_physical;
+  detail::vec3_view centroid;
+  // Scatter form, indexed by face (face_set's numbering, which follows the cells, so
+  // consecutive faces touch nearby cells): the two local cells ([1] == -1 on the domain
+  // boundary), geometry oriented out of cells[f][0]. Block b is faces
+  // [block_offsets[b], block_offsets[b + 1]); blocks lists them by colour
+  // (face_set::blocks.colour_offsets).
+  view<const vec<index_t, 2>> scatter_cells;
+  view<const double> scatter_area;
+  detail::vec3_view scatter_normal;
+  view<const double> scatter_distance;
+  view<const int> scatter_physical;
+  detail::vec3_view scatter_centroid;
+  view<const index_t> block_offsets;
+  view<const index_t> blocks;
 
   FUNCMESH_DEVICE face_view entry(index_t k) const {
     face_view v;
@@ -57,14 +85,16 @@ struct face_set_view {
     v.normal = normal[k];
     v.distance = distance[k];
     v.physical = other[k] < 0 ? static_cast<int>(-1 - other[k]) : 0;
+    v.centroid = centroid[k];
     return v;
   }
-  FUNCMESH_DEVICE face_view coloured(index_t i) const {
+  FUNCMESH_DEVICE face_view face(index_t f) const {
     face_view v;
-    v.area = colour_area[i];
-    v.normal = colour_normal[i];
-    v.distance = colour_distance[i];
-    v.physical = colour_physical[i];
+    v.area = scatter_area[f];
+    v.normal = scatter_normal[f];
+    v.distance = scatter_distance[f];
+    v.physical = scatter_physical[f];
+    v.centroid = scatter_centroid[f];
     return v;
   }
 };
@@ -88,7 +118,12 @@ class cells_extent : public grid_function_base {
 // rank that the boundary is tagged.
 class face_set {
  public:
-  explicit face_set(const local_mesh& m);
+  // Scatter blocks hold at most block_size faces; fewer on small meshes, which are cut
+  // into at least min_blocks blocks (of at least min_block_size faces) so that threads
+  // still share them.
+  explicit face_set(const local_mesh& m, index_t block_size = default_face_block_size);
+  static constexpr index_t min_blocks = 64;
+  static constexpr index_t min_block_size = 16;
 
   index_t size() const { return static_cast<index_t>(kind.size()); }
   index_t owned_count() const { return owned_count_; }
@@ -118,9 +153,14 @@ class face_set {
   std::vector<std::array<index_t, 2>> cells;  // local cells; [1] == -1 on the domain boundary
   std::vector<face_kind> kind;                // interior, partition or domain boundary
   std::vector<face_view> views;               // oriented out of cells[f][0]
+  // Per local cell (owned, then halo): volume (area in 2-D) and centroid, computed alike
+  // on every rank.
+  std::vector<double> volume;
+  std::vector<std::array<double, 3>> centroid;
   std::vector<index_t> cell_offsets{0}, cell_faces;  // CSR over owned cells, gather order
-  // Faces grouped by colour: no two faces of one colour share an owned cell.
-  std::vector<index_t> colour_offsets{0}, colour_faces;
+  // The scatter form's blocks of consecutive faces, coloured: no two blocks of one colour
+  // write the same owned cell.
+  face_block_colouring blocks;
 
  private:
   index_t owned_count_ = 0;
@@ -131,11 +171,13 @@ class face_set {
   // What kernels read (see face_set_view), moved to a device on first use there.
   array<index_t> entry_offsets_, entry_other_;
   array<double> entry_area_, entry_distance_;
-  array<vec<double, 3>> entry_normal_;
-  array<vec<index_t, 2>> colour_cells_;
-  array<double> colour_area_, colour_distance_;
-  array<vec<double, 3>> colour_normal_;
-  array<int> colour_physical_;
+  detail::vec3_arrays entry_normal_, entry_centroid_;
+  array<vec<index_t, 2>> scatter_cells_;
+  array<double> scatter_area_, scatter_distance_;
+  detail::vec3_arrays scatter_normal_;
+  array<int> scatter_physical_;
+  detail::vec3_arrays scatter_centroid_;
+  array<index_t> block_offsets_, blocks_;
 };
 
 }  // namespace funcmesh

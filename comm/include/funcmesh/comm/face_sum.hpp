@@ -32,6 +32,32 @@ template <class F>
 boundary_flux<F> on(std::string name, F flux) {
   return {std::move(name), std::move(flux)};
 }
+// on_other_groups(b): b on every boundary group no on(name, ...) names; b reads
+// face.physical to tell them apart (boundary conditions chosen at run time).
+inline constexpr const char* other_groups_name = "*";
+template <class F>
+boundary_flux<F> on_other_groups(F flux) {
+  return {other_groups_name, std::move(flux)};
+}
+
+// antisymmetric(flux): a promise that flux(u_r, u_l, -n) == -flux(u_l, u_r, n) (a
+// conservative flux: what leaves one cell enters the other). scatter_faces then evaluates
+// it once per face, adding it to the first cell and subtracting it from the second; the
+// gather form is unchanged (each cell evaluates its own side).
+template <class F>
+struct antisymmetric_flux {
+  F flux;
+  template <class U>
+  FUNCMESH_DEVICE auto operator()(const U& self, const U& other, const face_view& f) const;
+};
+template <class F>
+constexpr antisymmetric_flux<F> antisymmetric(F flux) {
+  return {flux};
+}
+template <class F>
+inline constexpr bool is_antisymmetric_v = false;
+template <class F>
+inline constexpr bool is_antisymmetric_v<antisymmetric_flux<F>> = true;
 
 namespace detail {
 
@@ -51,6 +77,9 @@ std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::stri
 // Throws unless `read` holds a value for every cell (owned + halo) of the face set's mesh.
 void check_face_read(const face_set& faces, const grid_function_base& read, const char* call);
 
+// The physical id that stands for on_other_groups.
+inline constexpr int any_other_group = -1;
+
 template <int N>
 struct physical_ids {
   int id[N > 0 ? N : 1];
@@ -62,6 +91,7 @@ template <class V, class Flux, class... B>
 struct face_fluxes {
   static constexpr bool serial_only = is_serial_only_v<Flux> || (is_serial_only_v<B> || ...);
   static constexpr index_t work = work_of_v<Flux>;
+  static constexpr bool antisymmetric = is_antisymmetric_v<Flux>;
   Flux flux;
   pack<B...> boundary;
   physical_ids<static_cast<int>(sizeof...(B))> ids;
@@ -79,8 +109,13 @@ struct face_fluxes {
   template <class U, std::size_t... I>
   FUNCMESH_DEVICE V pick(int physical, const U& mine, const face_view& f,
                          std::index_sequence<I...>) const {
+    // The group's own flux if it has one, else on_other_groups's.
+    int which = -1;
+    ((which < 0 && ids.id[I] == physical ? (which = static_cast<int>(I), 0) : 0), ...);
+    ((which < 0 && ids.id[I] == any_other_group ? (which = static_cast<int>(I), 0) : 0), ...);
     V result{};
-    ((ids.id[I] == physical ? (result = static_cast<V>(call(get<I>(boundary), mine, f)), 0) : 0),
+    ((static_cast<int>(I) == which ? (result = static_cast<V>(call(get<I>(boundary), mine, f)), 0)
+                                   : 0),
      ...);
     return result;
   }
@@ -162,6 +197,13 @@ class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
   E input_;
 };
 
+template <class F>
+template <class U>
+FUNCMESH_DEVICE auto antisymmetric_flux<F>::operator()(const U& self, const U& other,
+                                                       const face_view& f) const {
+  return detail::call(flux, self, other, f);
+}
+
 namespace detail {
 template <class E>
 auto face_input(const E& u) {
@@ -177,6 +219,67 @@ auto face_input(const E& u) {
 // the cell holding u_self, is what that face adds to the cell; a boundary flux b(u_self,
 // face) the same on a domain-boundary face of b's group. Every boundary group of the
 // global mesh needs one. u: a dist_function, grid function or cells expression.
+// sum_over_cell_faces(faces, f, u): at each owned cell, the sum of f(u_cell, face) over all
+// its faces (domain boundary included, face.physical telling which group), reading only the
+// cell's own value: no halo is needed (Airfoil's adt, a cell's perimeter).
+template <class F, class E>
+class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E>> {
+ public:
+  using tag_type = cells;
+  using value_type = std::remove_cvref_t<decltype(detail::call(
+      std::declval<const F&>(), std::declval<typename E::value_type>(), face_view{}))>;
+  static constexpr bool serial_only = E::serial_only || is_serial_only_v<F>;
+  static constexpr index_t work = E::work + 4 * (work_of_v<F> + 5);
+
+  FUNCMESH_DEVICE bound_cell_face_sum(face_set_view faces, F f, E input)
+      : faces_(faces), f_(f), input_(input) {}
+
+  FUNCMESH_DEVICE value_type operator[](index_t c) const {
+    value_type sum{};
+    const auto mine = input_[c];
+    const index_t end = faces_.offsets[c + 1];
+    for (index_t k = faces_.offsets[c]; k < end; ++k) {
+      sum = sum + detail::call(f_, mine, faces_.entry(k));
+    }
+    return sum;
+  }
+  bound_cell_face_sum bind(binder&) const { return *this; }
+  template <class Visitor>
+  void visit(Visitor&) const {}
+
+ private:
+  face_set_view faces_;
+  F f_;
+  E input_;
+};
+
+template <class F, class E>
+class cell_face_sum_expr : public grid_expression<cell_face_sum_expr<F, E>> {
+ public:
+  using tag_type = cells;
+  using bound_type =
+      bound_cell_face_sum<F, decltype(std::declval<const E&>().bind(std::declval<binder&>()))>;
+  using value_type = typename bound_type::value_type;
+  static constexpr bool serial_only = bound_type::serial_only;
+  static constexpr index_t work = bound_type::work;
+
+  cell_face_sum_expr(const face_set& faces, F f, E input) : faces_(&faces), f_(f), input_(input) {}
+
+  bound_type bind(binder& b) const {
+    return bound_type(faces_->bind(b.space(), b.holder()), f_, input_.bind(b));
+  }
+  template <class Visitor>
+  void visit(Visitor& visitor) const {
+    visitor(faces_->extent(), read_mode::own_index);
+    input_.visit(visitor);
+  }
+
+ private:
+  const face_set* faces_;
+  F f_;
+  E input_;
+};
+
 namespace detail {
 // The fluxes of a loop whose input values are U: interior flux and boundary fluxes with
 // the physical ids they serve.
@@ -197,6 +300,12 @@ auto sum_over_faces(const face_set& faces, Flux flux, const U& u, const boundary
   auto input = detail::face_input(u);
   auto fluxes = detail::make_face_fluxes<typename decltype(input)::value_type>(flux, ids, b...);
   return face_sum_expr<decltype(fluxes), decltype(input)>(faces, fluxes, input);
+}
+
+template <class F, class U>
+auto sum_over_cell_faces(const face_set& faces, F f, const U& u) {
+  auto input = detail::face_input(u);
+  return cell_face_sum_expr<std::decay_t<F>, decltype(input)>(faces, f, input);
 }
 
 }  // namespace funcmesh

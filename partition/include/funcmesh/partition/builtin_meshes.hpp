@@ -37,7 +37,9 @@ mesh box3d_hex(index_t nx, index_t ny, index_t nz, const box_options& options = 
 mesh box3d_tet(index_t nx, index_t ny, index_t nz, const box_options& options = {});
 
 // "box2d-tri", "box2d-quad", "box3d-hex" or "box3d-tet" with equally many cells per
-// direction, chosen so that the cell count is close to cells_approx.
+// direction, chosen so that the cell count is close to cells_approx; or "airfoil", the
+// classic Airfoil grid (airfoil_grid.hpp) with i even and j = 1.5 i, 3 i j close to
+// cells_approx (720000 gives the classic 400 x 600), which ignores the box options.
 mesh builtin_mesh(std::string_view name, index_t cells_approx, const box_options& options = {});
 
 }  // namespace funcmesh

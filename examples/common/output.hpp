@@ -1,0 +1,80 @@
+// The output options the example programs share: a VTK series (--vtk DIR: a .vtu per rank,
+// a .pvtu per output step, one .pvd for ParaView) and pictures (--png FILE: the field, and
+// FILE's name + "_partition" for the ranks' parts), and --quiet.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/parallel_output.hpp>
+#include <funcmesh/comm/png_output.hpp>
+
+#include "arguments.hpp"
+
+namespace example {
+
+struct output_choice {
+  std::string vtk;
+  std::string png;
+  int every = 0;
+  bool quiet = false;
+
+  void add_to(arguments& args) {
+    args.option("vtk", vtk, "write a VTK series (.vtu per rank, .pvtu, .pvd) into this folder");
+    args.option("png", png, "write a picture of the final field (2-D; a slice of 3-D meshes)");
+    args.option("output-every", every, "with --vtk: also write every N steps (0: first and last)");
+    args.flag("quiet", quiet, "no progress output");
+  }
+};
+
+// "out/heat.png" -> "out/heat_partition.png".
+inline std::filesystem::path partition_picture(const std::filesystem::path& png) {
+  std::filesystem::path p = png;
+  p.replace_filename(png.stem().string() + "_partition" + png.extension().string());
+  return p;
+}
+
+class field_writer {
+ public:
+  field_writer(const output_choice& choice, std::string base, const funcmesh::distributed_mesh& dm)
+      : choice_(choice), dm_(dm) {
+    if (!choice.vtk.empty()) series_.emplace(choice.vtk, std::move(base));
+  }
+
+  // Collective: one step of the series (nothing without --vtk).
+  template <class... Fields>
+  void write(double time, const Fields&... fields) {
+    if (series_) series_->write(time, dm_, fields...);
+  }
+
+  // Collective: the pictures of `field` and of the partition (with --png), then where
+  // everything went.
+  void finish(const funcmesh::dist_function<double>& field,
+              const funcmesh::png_output_options& options = {}) {
+    int rank = 0;
+    MPI_Comm_rank(dm_.comm, &rank);
+    if (!choice_.png.empty()) {
+      funcmesh::write_png(choice_.png, dm_, field, options);
+      funcmesh::write_partition_png(partition_picture(choice_.png), dm_, options);
+      if (rank == 0) {
+        std::printf("wrote %s and %s\n", choice_.png.c_str(),
+                    partition_picture(choice_.png).string().c_str());
+      }
+    }
+    if (series_ && rank == 0) {
+      std::printf("wrote %d VTK step(s): open %s in ParaView\n", series_->steps_written(),
+                  series_->pvd_file().string().c_str());
+    }
+  }
+
+ private:
+  output_choice choice_;
+  const funcmesh::distributed_mesh& dm_;
+  std::optional<funcmesh::vtk_series> series_;
+};
+
+}  // namespace example

@@ -1,0 +1,219 @@
+// The Airfoil algorithm (compressible Euler flow past NACA0012, the classic unstructured
+// finite-volume benchmark) on funcmesh: face loops for the fluxes, expressions for the
+// update, a global sum for the residual. Shared by examples/euler and bench/euler.
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <mpi.h>
+
+#include <funcmesh/comm.hpp>
+
+namespace airfoil {
+
+namespace fm = funcmesh;
+using state = fm::vec<double, 4>;  // rho, rho u, rho v, rho E
+inline constexpr double gam = 1.4;
+inline constexpr double gm1 = gam - 1.0;
+inline constexpr double cfl = 0.9;
+inline constexpr double eps = 0.05;
+inline constexpr double mach = 0.4;
+
+// What a face reads of a cell: its state and adt, and for the gather form (which evaluates
+// every face from both sides) also its pressure and 1 / rho, computed once per cell. The
+// scatter form evaluates each face once and computes them there, as the plain code does:
+// measured, each choice is the faster one for its form.
+using cell_data = fm::vec<double, 5>;
+using cell_data_with_pressure = fm::vec<double, 7>;
+
+// 1 / rho and the pressure of a cell's data, read when precomputed.
+template <int N>
+FUNCMESH_DEVICE double inverse_density(const fm::vec<double, N>& c) {
+  if constexpr (N == 7) {
+    return c[6];
+  } else {
+    return 1.0 / c[0];
+  }
+}
+template <int N>
+FUNCMESH_DEVICE double pressure_of(const fm::vec<double, N>& c, double ri) {
+  if constexpr (N == 7) {
+    return c[5];
+  } else {
+    return gm1 * (c[3] - 0.5 * ri * (c[1] * c[1] + c[2] * c[2]));
+  }
+}
+
+// The free stream: p = 1, r = 1, u = sqrt(gam p / r) mach.
+inline state free_stream() {
+  const double p = 1, r = 1;
+  const double u = std::sqrt(gam * p / r) * mach;
+  const double e = p / (r * gm1) + 0.5 * u * u;
+  return state{{r, r * u, 0.0, r * e}};
+}
+
+// Named functors rather than lambdas: the same source compiles for the host and for CUDA.
+struct with_adt {
+  FUNCMESH_DEVICE cell_data operator()(const state& q, double adt) const {
+    return cell_data{{q[0], q[1], q[2], q[3], adt}};
+  }
+};
+struct with_adt_and_pressure {
+  FUNCMESH_DEVICE cell_data_with_pressure operator()(const state& q, double adt) const {
+    const double ri = 1.0 / q[0];
+    const double p = gm1 * (q[3] - 0.5 * ri * (q[1] * q[1] + q[2] * q[2]));
+    return cell_data_with_pressure{{q[0], q[1], q[2], q[3], adt, p, ri}};
+  }
+};
+
+// A cell's velocity and speed of sound (u, v, c), computed once per cell...
+struct velocity_and_sound {
+  FUNCMESH_DEVICE fm::vec<double, 3> operator()(const state& q) const {
+    const double ri = 1.0 / q[0];
+    const double u = ri * q[1], v = ri * q[2];
+    return fm::vec<double, 3>{{u, v, std::sqrt(gam * gm1 * (ri * q[3] - 0.5 * (u * u + v * v)))}};
+  }
+};
+// ...and one face's share of its adt: |u nx + v ny| + c |n|, n the area-weighted normal.
+struct adt_term {
+  FUNCMESH_DEVICE double operator()(const fm::vec<double, 3>& uvc, const fm::face_view& f) const {
+    const double nx = f.normal[0] * f.area, ny = f.normal[1] * f.area;
+    return std::fabs(uvc[0] * nx + uvc[1] * ny) + uvc[2] * f.area;
+  }
+};
+
+// The interior flux out of cell l (n pointing from l to r). Each cell's half is summed
+// before the two are combined, so evaluating it from r's side gives exactly the negation.
+struct interior_flux {
+  template <int N>
+  FUNCMESH_DEVICE state operator()(const fm::vec<double, N>& l, const fm::vec<double, N>& r,
+                                   const fm::face_view& f) const {
+    const double nx = f.normal[0] * f.area, ny = f.normal[1] * f.area;
+    const double ri1 = inverse_density(l), ri2 = inverse_density(r);
+    const double p1 = pressure_of(l, ri1), vol1 = ri1 * (l[1] * nx + l[2] * ny);
+    const double p2 = pressure_of(r, ri2), vol2 = ri2 * (r[1] * nx + r[2] * ny);
+    const double mu = 0.5 * (l[4] + r[4]) * eps;
+    return state{{0.5 * (vol1 * l[0] + vol2 * r[0]) + mu * (l[0] - r[0]),
+                  0.5 * ((vol1 * l[1] + p1 * nx) + (vol2 * r[1] + p2 * nx)) + mu * (l[1] - r[1]),
+                  0.5 * ((vol1 * l[2] + p1 * ny) + (vol2 * r[2] + p2 * ny)) + mu * (l[2] - r[2]),
+                  0.5 * (vol1 * (l[3] + p1) + vol2 * (r[3] + p2)) + mu * (l[3] - r[3])}};
+  }
+};
+
+// Wall: the pressure force only.
+struct wall_flux {
+  template <int N>
+  FUNCMESH_DEVICE state operator()(const fm::vec<double, N>& l, const fm::face_view& f) const {
+    const double p = pressure_of(l, inverse_density(l));
+    return state{{0.0, p * f.normal[0] * f.area, p * f.normal[1] * f.area, 0.0}};
+  }
+};
+
+// Far field: the interior flux against the free stream, with mu = eps adt_l.
+struct farfield_flux {
+  state qinf;
+  template <int N>
+  FUNCMESH_DEVICE state operator()(const fm::vec<double, N>& l, const fm::face_view& f) const {
+    if constexpr (N == 7) {
+      return interior_flux{}(l, with_adt_and_pressure{}(qinf, l[4]), f);
+    } else {
+      return interior_flux{}(l, with_adt{}(qinf, l[4]), f);
+    }
+  }
+};
+
+// sum over the components of (res / adt)^2: a cell's contribution to rms.
+struct squared_change {
+  FUNCMESH_DEVICE double operator()(const state& res, double adt) const {
+    double s = 0;
+    for (int k = 0; k < 4; ++k) {
+      const double d = res[k] / adt;
+      s += d * d;
+    }
+    return s;
+  }
+};
+
+// The pressure of a state, for output.
+struct pressure {
+  FUNCMESH_DEVICE double operator()(const state& q) const {
+    return gm1 * (q[3] - 0.5 * (q[1] * q[1] + q[2] * q[2]) / q[0]);
+  }
+};
+
+enum class face_form { gather, scatter };
+
+// The solver's fields on one distributed mesh. q starts at the free stream.
+class solver {
+ public:
+  solver(const fm::distributed_mesh& dm, face_form form)
+      : comm_(dm.comm),
+        faces_(dm.local),
+        form_(form),
+        q_(dm.comm, dm.local, "q"),
+        qold_(dm.comm, dm.local, "qold"),
+        res_(dm.comm, dm.local, "res"),
+        adt_(dm.comm, dm.local, "adt"),
+        global_cells_(dm.global_cells) {
+    q_ = free_stream();
+    res_ = state{{0, 0, 0, 0}};
+    if (form == face_form::gather) {
+      with_pressure_.emplace(dm.comm, dm.local, "q_adt_p");
+    } else {
+      plain_.emplace(dm.comm, dm.local, "q_adt");
+    }
+  }
+
+  // One Airfoil iteration; returns sqrt(rms / cells) of its second update when asked
+  // (a global sum: collective), else 0.
+  double iterate(bool want_rms) {
+    qold_ = q_.local();
+    double rms = 0;
+    for (int k = 0; k < 2; ++k) {
+      adt_ = fm::sum_over_cell_faces(faces_, adt_term{},
+                                     fm::zip_with(velocity_and_sound{}, q_.local())) /
+             cfl;
+      fluxes();
+      if (want_rms && k == 1) {
+        // Reproducible: the same bits on any rank count (with the gather form).
+        rms = fm::global_sum(comm_, fm::zip_with(squared_change{}, res_.local(), adt_.local()),
+                             {.reproducible = true});
+      }
+      q_ = qold_.local() - res_.local() / adt_.local();
+    }
+    return want_rms ? std::sqrt(rms / static_cast<double>(global_cells_)) : 0.0;
+  }
+
+  const fm::dist_function<state>& q() const { return q_; }
+  const fm::face_set& faces() const { return faces_; }
+
+ private:
+  // res = the sum of every face's flux. The cells' data (q, adt, p, 1/rho) is read at
+  // neighbours, so its halo is exchanged: adt is exchanged rather than recomputed on halo
+  // cells, because the face set holds only the faces of owned cells.
+  void fluxes() {
+    const farfield_flux far{free_stream()};
+    if (form_ == face_form::gather) {
+      *with_pressure_ = fm::zip_with(with_adt_and_pressure{}, q_.local(), adt_.local());
+      res_ = fm::sum_over_faces(faces_, interior_flux{}, *with_pressure_,
+                                fm::on("wall", wall_flux{}), fm::on("farfield", far));
+    } else {
+      *plain_ = fm::zip_with(with_adt{}, q_.local(), adt_.local());
+      fm::scatter_faces(res_, *plain_, faces_, fm::antisymmetric(interior_flux{}),
+                        fm::on("wall", wall_flux{}), fm::on("farfield", far));
+    }
+  }
+
+  MPI_Comm comm_;
+  fm::face_set faces_;
+  face_form form_;
+  fm::dist_function<state> q_, qold_, res_;
+  fm::dist_function<double> adt_;
+  std::optional<fm::dist_function<cell_data_with_pressure>> with_pressure_;  // gather
+  std::optional<fm::dist_function<cell_data>> plain_;                        // scatter
+  fm::index_t global_cells_;
+};
+
+}  // namespace airfoil

@@ -1,0 +1,282 @@
+// heat: the heat equation u_t = kappa laplace(u) by cell-centred finite volumes (two-point
+// fluxes through every face) with explicit Runge-Kutta time stepping, on any rank count.
+// Boundary conditions are chosen per Gmsh physical group: Dirichlet (a fixed value) or
+// Neumann (a fixed heat flux in). --manufactured solves a problem with a known solution
+// and prints the L2 error; with --refine K it repeats on K meshes, each twice as fine,
+// and prints the observed order of convergence.
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include <funcmesh/comm.hpp>
+#include <funcmesh/time.hpp>
+
+#include "../common/arguments.hpp"
+#include "../common/meshes.hpp"
+#include "../common/mpi_program.hpp"
+#include "../common/output.hpp"
+#include "../common/schemes.hpp"
+
+namespace fm = funcmesh;
+
+namespace {
+
+// Per boundary group: Dirichlet u = value, or Neumann kappa du/dn = value (n outward).
+struct boundary_table {
+  static constexpr int capacity = 16;
+  int count = 0;
+  int id[capacity] = {};
+  bool dirichlet[capacity] = {};
+  double value[capacity] = {};
+  double kappa = 1;
+
+  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
+    for (int k = 0; k < count; ++k) {
+      if (id[k] != f.physical) continue;
+      return dirichlet[k] ? kappa * (value[k] - u) * f.area / f.distance : value[k] * f.area;
+    }
+    return 0.0;
+  }
+};
+
+// The two-point flux into the cell holding u_self.
+struct diffusion {
+  double kappa;
+  FUNCMESH_DEVICE double operator()(double self, double other, const fm::face_view& f) const {
+    return kappa * (other - self) * f.area / f.distance;
+  }
+};
+
+// A cell's stiffness: the sum of kappa A / d over its faces (explicit stability).
+struct stiffness {
+  double kappa;
+  FUNCMESH_DEVICE double operator()(double, const fm::face_view& f) const {
+    return kappa * f.area / f.distance;
+  }
+};
+
+struct settings {
+  example::mesh_choice mesh;
+  double kappa = 1.0;
+  double t_end = 0.05;
+  double cfl = 0.4;
+  std::string scheme = "ssp-rk3";
+  std::string dirichlet = "left=1,right=0";
+  std::string neumann;
+  bool manufactured = false;
+  int refine = 1;
+  double min_order = 0;
+  example::output_choice output;
+};
+
+// "a=1,b=0" -> {(a, 1), (b, 0)}.
+std::vector<std::pair<std::string, double>> parse_groups(const std::string& text,
+                                                         const char* option) {
+  std::vector<std::pair<std::string, double>> groups;
+  std::stringstream all(text);
+  std::string item;
+  while (std::getline(all, item, ',')) {
+    const auto equals = item.find('=');
+    std::size_t used = 0;
+    double value = 0;
+    bool ok = equals != std::string::npos && equals > 0;
+    if (ok) {
+      try {
+        value = std::stod(item.substr(equals + 1), &used);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+      ok = ok && used == item.size() - equals - 1;
+    }
+    if (!ok) {
+      throw example::usage_error(std::string("heat: ") + option + " '" + item +
+                                 "' is not GROUP=VALUE");
+    }
+    groups.emplace_back(item.substr(0, equals), value);
+  }
+  return groups;
+}
+
+// Every boundary group of the mesh gets a condition: the named ones as given, the others
+// insulated (Neumann 0); --manufactured makes every group Dirichlet 0.
+boundary_table boundary_conditions(const fm::face_set& faces, const settings& s) {
+  boundary_table table;
+  table.kappa = s.kappa;
+  auto set = [&](const std::string& name, bool dirichlet, double value) {
+    const int id = faces.physical_id(name);
+    if (id == 0) {
+      std::string known;
+      for (const auto& g : faces.boundary_groups()) known += " " + g.second;
+      throw example::usage_error("heat: no boundary group '" + name + "' (the mesh has:" + known +
+                                 ")");
+    }
+    for (int k = 0; k < table.count; ++k) {
+      if (table.id[k] == id) {
+        table.dirichlet[k] = dirichlet;
+        table.value[k] = value;
+        return;
+      }
+    }
+    if (table.count == boundary_table::capacity) {
+      throw example::usage_error("heat: more than 16 boundary groups");
+    }
+    table.id[table.count] = id;
+    table.dirichlet[table.count] = dirichlet;
+    table.value[table.count] = value;
+    ++table.count;
+  };
+  for (const auto& g : faces.boundary_groups()) set(g.second, s.manufactured, 0.0);
+  if (!s.manufactured) {
+    for (const auto& [name, value] : parse_groups(s.neumann, "--neumann")) set(name, false, value);
+    for (const auto& [name, value] : parse_groups(s.dirichlet, "--dirichlet"))
+      set(name, true, value);
+  }
+  return table;
+}
+
+// The manufactured solution on the unit square or cube: u = exp(-d pi^2 kappa t) prod
+// sin(pi x_i), zero on the boundary.
+double exact(const std::array<double, 3>& x, int dimension, double kappa, double t) {
+  const double pi = std::numbers::pi;
+  double u = std::exp(-dimension * pi * pi * kappa * t);
+  for (int i = 0; i < dimension; ++i) u *= std::sin(pi * x[static_cast<std::size_t>(i)]);
+  return u;
+}
+
+// One solve; returns the L2 error against the manufactured solution (or 0).
+double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_choice& mesh,
+             bool last) {
+  const fm::distributed_mesh dm = mesh.load(comm);
+  const fm::face_set faces(dm.local);
+  const boundary_table boundary = boundary_conditions(faces, s);
+  const int dimension = dm.local.cells.dimension;
+  const fm::index_t owned = dm.local.owned_count;
+
+  fm::grid_function<double> volume(owned, dm.local.halo_count(), "volume");
+  fm::dist_function<double> u(comm, dm.local, "u");
+  {
+    auto v = volume.write();
+    auto w = u.local().write();
+    for (fm::index_t c = 0; c < volume.total_size(); ++c) {
+      v[c] = faces.volume[static_cast<std::size_t>(c)];
+      if (c < owned) {
+        w[c] = s.manufactured
+                   ? exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, 0.0)
+                   : 0.0;
+      }
+    }
+  }
+  const diffusion flux{s.kappa};
+  auto rhs = [&](const fm::dist_function<double>& v) {
+    return fm::sum_over_faces(faces, flux, v, fm::on_other_groups(boundary)) / volume;
+  };
+  // Explicit stability: dt <= cfl * min over cells of V / (sum of kappa A / d).
+  fm::dist_function<double> one(comm, dm.local, "one");
+  one = 1.0;
+  const double dt = s.cfl * fm::global_min(comm, volume / fm::sum_over_cell_faces(
+                                                              faces, stiffness{s.kappa}, one));
+  if (rank == 0 && !s.output.quiet) {
+    std::printf("heat: %s, %lld cells on %d rank(s), %s, dt %.3g, t_end %g\n",
+                mesh.describe().c_str(), static_cast<long long>(dm.global_cells), dm.size,
+                s.scheme.c_str(), dt, s.t_end);
+  }
+  example::field_writer writer(s.output, "heat", dm);
+  auto output = [&](const fm::time::step_info& step) {
+    if (last) writer.write(step.t, u);
+  };
+  fm::time::progress_printer progress(rank == 0, 1.0, s.output.quiet);
+  fm::time::options o;
+  o.t_end = s.t_end;
+  o.dt = dt;
+  o.output_every = s.output.every;
+  example::run_scheme(s.scheme, o, u, rhs, fm::time::on_progress(progress),
+                      fm::time::residual_norm([&](const auto& now, const auto& before) {
+                        return fm::global_norm2(comm, now.local() - before.local());
+                      }),
+                      fm::time::on_output(output));
+  if (last) writer.finish(u);
+  // Every digit of a reproducible sum: equal on any rank count (the gather form is).
+  const double total = fm::global_sum(comm, volume * u.local(), {.reproducible = true});
+  if (rank == 0) std::printf("heat: sum of V u at t_end = %.17e\n", total);
+  if (!s.manufactured) return 0.0;
+  // L2 error: sqrt(sum V (u - exact(centroid, t_end))^2) over owned cells.
+  fm::grid_function<double> reference(owned, dm.local.halo_count(), "exact");
+  {
+    auto r = reference.write();
+    for (fm::index_t c = 0; c < owned; ++c) {
+      r[c] = exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, s.t_end);
+    }
+  }
+  const auto difference = u.local() - reference;
+  return std::sqrt(fm::global_sum(comm, volume * difference * difference));
+}
+
+int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
+  const MPI_Comm world = env.world().get();
+  settings s;
+  example::arguments args("heat", "The heat equation by finite volumes, explicit in time.");
+  s.mesh.add_to(args);
+  args.option("kappa", s.kappa, "diffusivity");
+  args.option("t-end", s.t_end, "end time");
+  args.option("cfl", s.cfl, "dt = cfl * min(V / sum(kappa A / d))");
+  args.option("scheme", s.scheme, "euler, ssp-rk2, ssp-rk3 or rk4");
+  args.option("dirichlet", s.dirichlet, "GROUP=VALUE,... fixed temperatures");
+  args.option("neumann", s.neumann, "GROUP=VALUE,... fixed heat flux in (others: insulated)");
+  args.flag("manufactured", s.manufactured,
+            "solve u = exp(-d pi^2 kappa t) prod sin(pi x_i) (u = 0 on the boundary), print "
+            "the L2 error");
+  args.option("refine", s.refine, "with --manufactured: repeat on K meshes, each twice as fine");
+  args.option("min-order", s.min_order, "exit 3 when the last observed order is below this");
+  s.output.add_to(args);
+  if (!args.parse(argc, argv, rank == 0)) return 0;
+  if (!(s.t_end > 0) || !(s.kappa > 0) || !(s.cfl > 0)) {
+    throw example::usage_error("heat: --t-end, --kappa and --cfl must be positive");
+  }
+  example::check_scheme(s.scheme, "heat");
+  if (s.refine < 1 || (s.refine > 1 && !s.manufactured)) {
+    throw example::usage_error("heat: --refine K needs K >= 1 and --manufactured");
+  }
+  if (s.manufactured && !s.mesh.file.empty()) {
+    throw example::usage_error("heat: --manufactured runs on the built-in unit boxes");
+  }
+  std::vector<double> errors, sizes;
+  double order = 0;
+  example::mesh_choice mesh = s.mesh;
+  for (int level = 0; level < s.refine; ++level) {
+    const double error = solve(world, rank, s, mesh, level + 1 == s.refine);
+    if (s.manufactured && rank == 0) {
+      errors.push_back(error);
+      sizes.push_back(1.0 / static_cast<double>(mesh.n));
+      std::printf("heat: n %lld  L2 error %.6e", static_cast<long long>(mesh.n), error);
+      if (errors.size() > 1) {
+        const std::size_t k = errors.size() - 1;
+        order = std::log(errors[k - 1] / errors[k]) / std::log(sizes[k - 1] / sizes[k]);
+        std::printf("  observed order %.3f", order);
+      }
+      std::printf("\n");
+    }
+    mesh.n *= 2;
+  }
+  if (s.min_order > 0) {
+    int below = order < s.min_order ? 1 : 0;
+    MPI_Bcast(&below, 1, MPI_INT, 0, world);
+    if (below != 0) {
+      if (rank == 0) std::printf("heat: observed order %.3f is below %.3f\n", order, s.min_order);
+      return 3;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return example::mpi_program(argc, argv, "heat", [&](fm::mpi::environment& env, int rank) {
+    return run(env, rank, argc, argv);
+  });
+}
