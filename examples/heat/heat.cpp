@@ -262,6 +262,15 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
     }
     mesh.n *= 2;
   }
+  if (s.manufactured && rank == 0 && s.mesh.builtin != "box2d-quad" &&
+      s.mesh.builtin != "box3d-hex") {
+    std::printf(
+        "heat: note: two-point fluxes are consistent only where the line between two cell "
+        "centroids is normal to their face (the built-in quads and hexes); on %s they are "
+        "not, so the order above is reported, not claimed (a non-orthogonal correction is "
+        "not implemented)\n",
+        s.mesh.builtin.c_str());
+  }
   if (s.min_order > 0) {
     int below = order < s.min_order ? 1 : 0;
     MPI_Bcast(&below, 1, MPI_INT, 0, world);
