@@ -124,12 +124,21 @@ struct farfield_flux {
   }
 };
 
-// sum over the components of (res / adt)^2: a cell's contribution to rms.
+// The update del = res / adt, as the classic code computes it (one division: 1 / adt).
+struct updated {
+  FUNCMESH_DEVICE state operator()(const state& qold, const state& res, double adt) const {
+    const double adti = 1.0 / adt;
+    return state{{qold[0] - adti * res[0], qold[1] - adti * res[1], qold[2] - adti * res[2],
+                  qold[3] - adti * res[3]}};
+  }
+};
+// sum over the components of del^2: a cell's contribution to rms.
 struct squared_change {
   FUNCMESH_DEVICE double operator()(const state& res, double adt) const {
+    const double adti = 1.0 / adt;
     double s = 0;
     for (int k = 0; k < 4; ++k) {
-      const double d = res[k] / adt;
+      const double d = adti * res[k];
       s += d * d;
     }
     return s;
@@ -172,16 +181,14 @@ class solver {
     qold_ = q_.local();
     double rms = 0;
     for (int k = 0; k < 2; ++k) {
-      adt_ = fm::sum_over_cell_faces(faces_, adt_term{},
-                                     fm::zip_with(velocity_and_sound{}, q_.local())) /
-             cfl;
+      cell_terms();
       fluxes();
       if (want_rms && k == 1) {
         // Reproducible: the same bits on any rank count (with the gather form).
         rms = fm::global_sum(comm_, fm::zip_with(squared_change{}, res_.local(), adt_.local()),
                              {.reproducible = true});
       }
-      q_ = qold_.local() - res_.local() / adt_.local();
+      q_ = fm::zip_with(updated{}, qold_.local(), res_.local(), adt_.local());
     }
     return want_rms ? std::sqrt(rms / static_cast<double>(global_cells_)) : 0.0;
   }
@@ -193,14 +200,28 @@ class solver {
   // res = the sum of every face's flux. The cells' data (q, adt, p, 1/rho) is read at
   // neighbours, so its halo is exchanged: adt is exchanged rather than recomputed on halo
   // cells, because the face set holds only the faces of owned cells.
+  // adt, and what the faces read of each cell, in one loop (the second statement reads
+  // the adt the first has just written at the same cell). No halo is read here.
+  void cell_terms() {
+    const auto adt = fm::sum_over_cell_faces(faces_, adt_term{},
+                                             fm::zip_with(velocity_and_sound{}, q_.local())) /
+                     cfl;
+    if (form_ == face_form::gather) {
+      fm::run({}, fm::set(adt_.local(), adt),
+              fm::set(with_pressure_->local(),
+                      fm::zip_with(with_adt_and_pressure{}, q_.local(), adt_.local())));
+    } else {
+      fm::run({}, fm::set(adt_.local(), adt),
+              fm::set(plain_->local(), fm::zip_with(with_adt{}, q_.local(), adt_.local())));
+    }
+  }
+
   void fluxes() {
     const farfield_flux far{free_stream()};
     if (form_ == face_form::gather) {
-      *with_pressure_ = fm::zip_with(with_adt_and_pressure{}, q_.local(), adt_.local());
       res_ = fm::sum_over_faces(faces_, interior_flux{}, *with_pressure_,
                                 fm::on("wall", wall_flux{}), fm::on("farfield", far));
     } else {
-      *plain_ = fm::zip_with(with_adt{}, q_.local(), adt_.local());
       fm::scatter_faces(res_, *plain_, faces_, fm::antisymmetric(interior_flux{}),
                         fm::on("wall", wall_flux{}), fm::on("farfield", far));
     }
