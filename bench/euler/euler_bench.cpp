@@ -79,7 +79,7 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
     std::printf("   plain loops (raw arrays, serial face loop): %9.2f\n", plain_ms);
     std::printf("   funcmesh, gather form (reproducible)      : %9.2f  (%.2f x plain)\n", gather_ms,
                 gather_ms / plain_ms);
-    std::printf("   funcmesh, scatter form (colour groups)    : %9.2f  (%.2f x plain)\n\n",
+    std::printf("   funcmesh, scatter form (face order)       : %9.2f  (%.2f x plain)\n\n",
                 scatter_ms, scatter_ms / plain_ms);
   }
   bench::idle_barrier(world);

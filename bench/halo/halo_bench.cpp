@@ -361,7 +361,7 @@ void face_loops(problem& p, int rank) {
     std::printf("== 5. face loops on 1M cells, %d thread(s) per rank (halo fresh)\n",
                 fm::exec::threads_target());
     std::printf("   gather (per cell, fixed global order, reproducible): %9.1f us\n", t[0] * 1e6);
-    std::printf("   scatter (per face, colour groups in sequence)      : %9.1f us\n", t[1] * 1e6);
+    std::printf("   scatter (per face, face order or coloured blocks)  : %9.1f us\n", t[1] * 1e6);
     std::printf("   hand-written loop over the same arrays (1 thread)  : %9.1f us\n", t[2] * 1e6);
     std::printf("   scatter / gather = %.2f, gather / hand-written = %.2f\n\n", t[1] / t[0],
                 t[0] / t[2]);
