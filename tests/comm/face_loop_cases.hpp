@@ -253,4 +253,21 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
       for (const fm::index_t f : s.faces.faces_of(c)) expected += 1.5 * s.faces.view(f).area;      \
       EXPECT_EQ(perimeter[static_cast<std::size_t>(c)], expected) << "cell " << c;                 \
     }                                                                                              \
+  }                                                                                                \
+                                                                                                   \
+  TEST_P(fixture, scatter_in_small_coloured_blocks_agrees_with_gather) {                           \
+    face_cases::setup s;                                                                           \
+    namespace fm = funcmesh;                                                                       \
+    s.out = s.sum(face_cases::flux{});                                                             \
+    const auto gathered = s.owned(s.out);                                                          \
+    /* Blocks of 7 faces: many blocks and colours, so threads share every colour. */               \
+    const fm::face_set small_blocks(s.dm.local, 7);                                                \
+    ASSERT_GE(small_blocks.blocks.colour_count(), 2);                                              \
+    fm::scatter_faces(s.w, s.u, small_blocks, face_cases::flux{},                                  \
+                      fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),       \
+                      fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));    \
+    const auto scattered = s.owned(s.w);                                                           \
+    for (std::size_t c = 0; c < gathered.size(); ++c) {                                            \
+      EXPECT_NEAR(scattered[c], gathered[c], 1e-12) << "cell " << c;                               \
+    }                                                                                              \
   }
