@@ -31,17 +31,27 @@ struct mesh_choice {
   std::string describe() const {
     return file.empty() ? builtin + " " + std::to_string(n) + "^d" : file;
   }
-  // The built-in mesh, or throws usage_error for an unknown name.
+  // Throws usage_error for options no built-in mesh accepts.
+  void check() const {
+    if (builtin != "box2d-quad" && builtin != "box2d-tri" && builtin != "box3d-hex" &&
+        builtin != "box3d-tet") {
+      throw usage_error("--builtin '" + builtin +
+                        "' is not box2d-quad, box2d-tri, box3d-hex or box3d-tet");
+    }
+    if (n < 1) throw usage_error("--n must be at least 1, got " + std::to_string(n));
+    if (!(perturbation >= 0 && perturbation <= 0.2)) {
+      throw usage_error("--perturbation must be in [0, 0.2]");
+    }
+  }
   funcmesh::mesh generate() const {
     namespace fm = funcmesh;
+    check();
     fm::box_options options;
     options.perturbation = perturbation;
     if (builtin == "box2d-quad") return fm::box2d_quad(n, n, options);
     if (builtin == "box2d-tri") return fm::box2d_tri(n, n, options);
     if (builtin == "box3d-hex") return fm::box3d_hex(n, n, n, options);
-    if (builtin == "box3d-tet") return fm::box3d_tet(n, n, n, options);
-    throw usage_error("--builtin '" + builtin +
-                      "' is not box2d-quad, box2d-tri, box3d-hex or box3d-tet");
+    return fm::box3d_tet(n, n, n, options);
   }
   // Collective: every rank ends with its part. A bad file fails every rank alike.
   funcmesh::distributed_mesh load(MPI_Comm comm) const {
@@ -51,7 +61,7 @@ struct mesh_choice {
           fm::mpi::on_root_agreed(fm::mpi::communicator(comm), [&] { return fm::read_gmsh(file); });
       return fm::distribute(comm, global ? *global : fm::mesh{});
     }
-    (void)generate();  // an unknown name is a usage error on every rank, before any message
+    check();  // bad options are usage errors on every rank alike, before any message
     const mesh_choice copy = *this;
     return fm::distribute_generated(comm, [copy] { return copy.generate(); });
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
 #include <utility>
 
 #include <mpi.h>
@@ -24,7 +25,12 @@ int mpi_program(int& argc, char**& argv, const char* name, Body&& body) {
     try {
       return body(env, rank);
     } catch (const usage_error& e) {  // the same arguments on every rank: the same error
-      if (rank == 0) std::fprintf(stderr, "%s\n", e.what());
+      const std::string text = e.what();
+      const std::string prefix = std::string(name) + ":";
+      if (rank == 0) {
+        std::fprintf(stderr, "%s%s\n", text.starts_with(prefix) ? "" : (prefix + " ").c_str(),
+                     text.c_str());
+      }
       return 2;
     } catch (const funcmesh::mpi::collective_error& e) {
       if (rank == 0) std::fprintf(stderr, "%s: %s\n", name, e.what());

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
 
+#include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_mesh.hpp>
 #include <funcmesh/comm/parallel_output.hpp>
@@ -40,9 +42,28 @@ inline std::filesystem::path partition_picture(const std::filesystem::path& png)
 
 class field_writer {
  public:
+  // Checks at once (on rank 0, agreed) that the picture can be written, so that a long
+  // run does not fail at its end.
   field_writer(const output_choice& choice, std::string base, const funcmesh::distributed_mesh& dm)
       : choice_(choice), dm_(dm) {
     if (!choice.vtk.empty()) series_.emplace(choice.vtk, std::move(base));
+    if (choice.png.empty()) return;
+    int rank = 0;
+    MPI_Comm_rank(dm.comm, &rank);
+    std::string failure;
+    if (rank == 0) {
+      const std::filesystem::path folder =
+          std::filesystem::path(choice.png).parent_path().empty()
+              ? std::filesystem::path(".")
+              : std::filesystem::path(choice.png).parent_path();
+      std::error_code error;
+      std::filesystem::create_directories(folder, error);
+      if (!std::filesystem::is_directory(folder)) {
+        failure = "--png " + choice.png + ": cannot create the folder " + folder.string() +
+                  (error ? " (" + error.message() + ")" : std::string());
+      }
+    }
+    funcmesh::mpi::agree(funcmesh::mpi::communicator(dm.comm), failure);
   }
 
   // Collective: one step of the series (nothing without --vtk).
