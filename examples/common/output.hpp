@@ -52,10 +52,9 @@ class field_writer {
     MPI_Comm_rank(dm.comm, &rank);
     std::string failure;
     if (rank == 0) {
-      const std::filesystem::path folder =
-          std::filesystem::path(choice.png).parent_path().empty()
-              ? std::filesystem::path(".")
-              : std::filesystem::path(choice.png).parent_path();
+      const std::filesystem::path folder = std::filesystem::path(choice.png).parent_path().empty()
+                                               ? std::filesystem::path(".")
+                                               : std::filesystem::path(choice.png).parent_path();
       std::error_code error;
       std::filesystem::create_directories(folder, error);
       if (!std::filesystem::is_directory(folder)) {
