@@ -30,6 +30,7 @@ struct settings {
   int print_every = 100;
   std::string form = "gather";
   bool full_precision = false;
+  bool float_constants = false;
   example::output_choice output;
 };
 
@@ -64,6 +65,8 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.option("print-every", s.print_every, "print the rms residual every N iterations");
   args.option("form", s.form, "face loops: gather (reproducible) or scatter");
   args.flag("full-precision", s.full_precision, "built-in grid: do not round to 6 decimals");
+  args.flag("float-constants", s.float_constants,
+            "the classic code's constants (1.4f, 0.9f, 0.05f, 0.4f): its published residuals");
   s.output.add_to(args);
   if (!args.parse(argc, argv, rank == 0)) return 0;
   if (s.iterations < 0) throw example::usage_error("euler: --iterations must be >= 0");
@@ -81,14 +84,15 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
                 fm::default_executor().name().c_str());
   }
   airfoil::solver solver(
-      dm, s.form == "gather" ? airfoil::face_form::gather : airfoil::face_form::scatter);
+      dm, s.form == "gather" ? airfoil::face_form::gather : airfoil::face_form::scatter,
+      s.float_constants ? airfoil::constants::classic_float() : airfoil::constants::exact());
   MPI_Barrier(world);
   const auto start = std::chrono::steady_clock::now();
   // Output: the conserved variables and the pressure, every --output-every iterations.
   example::field_writer writer(s.output, "euler", dm);
   fm::dist_function<double> p(world, dm.local, "pressure");
   auto write = [&](int iteration) {
-    p = fm::zip_with(airfoil::pressure{}, solver.q().local());
+    p = fm::zip_with(airfoil::pressure{solver.settings().gm1}, solver.q().local());
     writer.write(static_cast<double>(iteration), solver.q(), p);
   };
   write(0);
