@@ -8,6 +8,22 @@
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/core/error.hpp>
 
+namespace funcmesh {
+
+face_set face_set_for(const distributed_mesh& dm, index_t block_size) {
+  face_set faces(dm.local, block_size);
+  std::string failure;
+  if (faces.untagged_boundary_faces() > 0) {
+    failure = "funcmesh::face_set_for: " + std::to_string(faces.untagged_boundary_faces()) +
+              " domain-boundary face(s) of this rank's part carry no boundary physical group "
+              "(untagged boundary): tag every boundary face of the mesh";
+  }
+  mpi::agree(mpi::communicator(dm.comm), failure);
+  return faces;
+}
+
+}  // namespace funcmesh
+
 namespace funcmesh::detail {
 
 std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::string>& names,

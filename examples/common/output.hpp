@@ -25,6 +25,9 @@ struct output_choice {
   int every = 0;
   bool quiet = false;
 
+  void check(const std::string& program) const {
+    if (every < 0) throw usage_error(program + ": --output-every must be >= 0");
+  }
   void add_to(arguments& args) {
     args.option("vtk", vtk, "write a VTK series (.vtu per rank, .pvtu, .pvd) into this folder");
     args.option("png", png, "write a picture of the final field (2-D; a slice of 3-D meshes)");

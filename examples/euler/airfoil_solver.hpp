@@ -186,7 +186,7 @@ class solver {
   solver(const fm::distributed_mesh& dm, face_form form, constants k = constants::exact())
       : k_(k),
         comm_(dm.comm),
-        faces_(dm.local),
+        faces_(fm::face_set_for(dm)),
         form_(form),
         q_(dm.comm, dm.local, "q"),
         qold_(dm.comm, dm.local, "qold"),

@@ -71,6 +71,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   if (!args.parse(argc, argv, rank == 0)) return 0;
   if (s.iterations < 0) throw example::usage_error("euler: --iterations must be >= 0");
   if (s.print_every < 1) throw example::usage_error("euler: --print-every must be >= 1");
+  s.output.check("euler");
   if (s.form != "gather" && s.form != "scatter") {
     throw example::usage_error("euler: --form '" + s.form + "' is neither gather nor scatter");
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_mesh.hpp>
 #include <funcmesh/comm/face_loops.hpp>
@@ -151,5 +152,31 @@ TEST_P(face_loops, missing_boundary_flux_names_the_group) {
 }
 
 INSTANTIATE_TEST_SUITE_P(box, face_loops, ::testing::Values(2, 3));
+
+// A mesh whose "right" boundary lost its tags: only the parts touching it see untagged
+// faces, yet face_set_for fails on every rank with the same error (no rank is left alone
+// in a face loop's exchange).
+TEST(face_set_for, untagged_faces_in_one_part_fail_every_rank) {
+  fm::mesh global = fm::box2d_quad(16, 8);
+  const int right = global.physical_id("right", 1);
+  fm::element_block kept;
+  for (fm::index_t e = 0; e < global.boundary.size(); ++e) {
+    const auto i = static_cast<std::size_t>(e);
+    if (global.boundary.physical[i] == right) continue;
+    kept.add(global.boundary.types[i], global.boundary.nodes_of(e), global.boundary.ids[i],
+             global.boundary.physical[i]);
+  }
+  global.boundary = kept;
+  const fm::distributed_mesh d = fm::distribute(MPI_COMM_WORLD, global);
+  try {
+    (void)fm::face_set_for(d);
+    FAIL() << "expected an agreed error";
+  } catch (const fm::mpi::collective_error& e) {
+    EXPECT_NE(std::string(e.what()).find("untagged boundary"), std::string::npos) << e.what();
+  }
+  // A tagged mesh passes.
+  const fm::distributed_mesh tagged = fm::distribute(MPI_COMM_WORLD, fm::box2d_quad(16, 8));
+  EXPECT_EQ(fm::face_set_for(tagged).untagged_boundary_faces(), 0);
+}
 
 }  // namespace

@@ -152,6 +152,13 @@ TEST_P(driving, bad_options_are_refused_naming_the_field_or_step) {
         "for step 4 (at t = 0.3");
     EXPECT_EQ(steps_taken, 3);
   }
+  // A dt below the spacing of doubles at t would never reach t_end: refused, not a hang.
+  expect_refused(
+      [&] {
+        ft::driver run(ft::forward_euler{}, {.t_end = 1e10 + 1e-5, .dt = 1e-7, .t_start = 1e10});
+        run(p.y, linear_rhs(p));
+      },
+      "leaves t unchanged");
 }
 
 // A user scheme with its own step: the explicit midpoint rule, two registers.

@@ -1,6 +1,7 @@
 // The driver's checks of its options and of each step's dt.
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <string>
 
@@ -62,6 +63,15 @@ void check_dt(double dt, std::int64_t step, double t, bool from_callback) {
   refuse(std::string(from_callback ? "the dt callback returned dt = " : "dt = ") + number(dt) +
          " for step " + std::to_string(step) + " (at t = " + number(t) +
          "): a step must be a positive finite number");
+}
+
+void throw_stalled(std::int64_t step, double t, double dt) {
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "funcmesh::time::driver: step %lld at t = %.17g with dt = %.3g leaves t "
+                "unchanged (dt is below the spacing of doubles there): t_end is unreachable",
+                static_cast<long long>(step), t, dt);
+  throw time_error(text);
 }
 
 }  // namespace funcmesh::time

@@ -14,12 +14,18 @@
 
 #include <funcmesh/comm/detail/atomic_add.hpp>
 #include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/distributed_mesh.hpp>
 #include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/expr/assign.hpp>
 
 namespace funcmesh {
+
+// The face set of a distributed mesh, built on every rank with one agreement that every
+// part's domain-boundary faces carry a boundary group: face loops on it then fail (or
+// not) on every rank alike. Collective over dm.comm.
+face_set face_set_for(const distributed_mesh& dm, index_t block_size = default_face_block_size);
 
 namespace detail {
 

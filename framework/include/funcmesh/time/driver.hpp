@@ -155,6 +155,8 @@ class driver {
       } else {
         last = n + 1 == *o.steps;
       }
+      // A dt below the spacing of doubles at t would never reach t_end: refuse, not loop.
+      if (o.t_end && !(t_next > t)) throw_stalled(n + 1, t, dt);
       const std::int64_t step = n + 1;
       bool output = (o.output_every > 0 && step % o.output_every == 0) || (last && o.output_final);
       if (o.output_interval > 0.0) {

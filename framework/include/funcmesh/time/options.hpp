@@ -37,5 +37,8 @@ void validate(const options& o);
 void validate_step_choice(const options& o, bool has_dt_callback);
 // Throws time_error naming the step and time when dt is not positive and finite.
 void check_dt(double dt, std::int64_t step, double t, bool from_callback);
+// Throws time_error: step `step` at t with this dt leaves t unchanged (dt is below the
+// spacing of doubles at t), so the run would never reach t_end.
+[[noreturn]] void throw_stalled(std::int64_t step, double t, double dt);
 
 }  // namespace funcmesh::time
