@@ -109,6 +109,9 @@ TEST(vtk_series, unwritable_directory_fails_on_every_rank_naming_it) {
   }
   fm::dist_function<double> unnamed(dm.comm, dm.local);
   EXPECT_THROW(fm::vtk_series(dir, "t").write(0.0, dm, unnamed), fm::mpi::collective_error);
+  // The series' own arrays cannot be shadowed by a user field.
+  fm::dist_function<double> clash(dm.comm, dm.local, "partition");
+  EXPECT_THROW(fm::vtk_series(dir, "t").write(0.0, dm, clash), fm::mpi::collective_error);
 }
 
 TEST(png_output, field_and_partition_pictures_from_every_rank) {

@@ -11,6 +11,7 @@
 
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/io/unstructured_piece.hpp>
 #include <funcmesh/io/vtu.hpp>
@@ -48,6 +49,10 @@ template <class T>
 owned_field take_owned(const std::string& name, const dist_function<T>& f) {
   constexpr int width = field_width<T>::value;
   static_assert(width >= 1 && width <= 9, "VTK cell fields have 1..9 components");
+  if (name == "partition" || name == "global_cell") {
+    throw error("funcmesh::vtk_series: a field may not be named '" + name +
+                "': the series writes that array itself (use named(\"other name\", f))");
+  }
   owned_field out{name, width, {}};
   const auto values = f.local().read();
   const auto* first = reinterpret_cast<const double*>(values.data());
