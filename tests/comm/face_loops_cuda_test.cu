@@ -6,19 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "../common/executor_params.hpp"
 #include "face_loop_cases.hpp"
 
 namespace {
 
 namespace fm = funcmesh;
 
-std::vector<fm::executor> cuda_executors() {
-  std::vector<fm::executor> result;
-  for (const fm::executor& e : fm::available_executors()) {
-    if (e.kind() == fm::executor_kind::cuda) result.push_back(e);
-  }
-  return result;
-}
+using test_support::cuda_executors;
 
 class face_loops_on_cuda : public ::testing::TestWithParam<fm::executor> {
  protected:
@@ -29,12 +24,6 @@ FUNCMESH_FACE_LOOP_CASES(face_loops_on_cuda)
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(face_loops_on_cuda);
 INSTANTIATE_TEST_SUITE_P(cuda, face_loops_on_cuda, ::testing::ValuesIn(cuda_executors()),
-                         [](const auto& info) {
-                           std::string name = info.param.name();
-                           for (char& c : name) {
-                             if (c == ':') c = '_';  // gtest names are identifiers
-                           }
-                           return name;
-                         });
+                         test_support::executor_name{});
 
 }  // namespace

@@ -5,19 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "../common/executor_params.hpp"
 #include "face_loop_cases.hpp"
 
 namespace {
 
 namespace fm = funcmesh;
 
-std::vector<fm::executor> host_executors() {
-  std::vector<fm::executor> result;
-  for (const fm::executor& e : fm::available_executors()) {
-    if (e.kind() != fm::executor_kind::cuda) result.push_back(e);
-  }
-  return result;
-}
+using test_support::host_executors;
 
 class face_loops_on : public ::testing::TestWithParam<fm::executor> {
  protected:
@@ -29,6 +24,6 @@ class face_loops_on : public ::testing::TestWithParam<fm::executor> {
 FUNCMESH_FACE_LOOP_CASES(face_loops_on)
 
 INSTANTIATE_TEST_SUITE_P(host, face_loops_on, ::testing::ValuesIn(host_executors()),
-                         [](const auto& info) { return info.param.name(); });
+                         test_support::executor_name{});
 
 }  // namespace

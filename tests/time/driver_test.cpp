@@ -224,6 +224,6 @@ TEST_P(driving, the_progress_printer_prints_lines_or_a_bar) {
 }
 
 INSTANTIATE_TEST_SUITE_P(host, driving, ::testing::ValuesIn(host_executors()),
-                         [](const auto& info) { return info.param.name(); });
+                         test_support::executor_name{});
 
 }  // namespace

@@ -152,6 +152,6 @@ TEST_P(schemes, bad_tableaus_are_refused_with_what_is_wrong) {
 }
 
 INSTANTIATE_TEST_SUITE_P(host, schemes, ::testing::ValuesIn(host_executors()),
-                         [](const auto& info) { return info.param.name(); });
+                         test_support::executor_name{});
 
 }  // namespace

@@ -10,17 +10,13 @@
 #include <funcmesh/framework.hpp>
 #include <funcmesh/time.hpp>
 
+#include "../common/executor_params.hpp"
+
 namespace time_test {
 
 namespace fm = funcmesh;
 
-inline std::vector<fm::executor> host_executors() {
-  std::vector<fm::executor> result;
-  for (const fm::executor& e : fm::available_executors()) {
-    if (e.kind() != fm::executor_kind::cuda) result.push_back(e);
-  }
-  return result;
-}
+using test_support::host_executors;
 
 class on_executor : public ::testing::TestWithParam<fm::executor> {
  protected:

@@ -3,6 +3,7 @@
 // Built in the cuda preset; run only where a GPU is visible (ci/test checks nvidia-smi).
 #include <gtest/gtest.h>
 
+#include "../../common/executor_params.hpp"
 #include "expression_cases.hpp"
 #include "reduction_cases.hpp"
 
@@ -10,13 +11,7 @@ namespace {
 
 namespace fm = funcmesh;
 
-std::vector<fm::executor> cuda_executors() {
-  std::vector<fm::executor> result;
-  for (const fm::executor& e : fm::available_executors()) {
-    if (e.kind() == fm::executor_kind::cuda) result.push_back(e);
-  }
-  return result;
-}
+using test_support::cuda_executors;
 
 class on_cuda : public ::testing::TestWithParam<fm::executor> {
  protected:
@@ -36,10 +31,6 @@ TEST_P(on_cuda, data_moves_lazily_between_host_and_device) {
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(on_cuda);
 INSTANTIATE_TEST_SUITE_P(cuda, on_cuda, ::testing::ValuesIn(cuda_executors()),
-                         [](const auto& info) {
-                           std::string name = info.param.name();
-                           name[4] = '_';  // "cuda:0" -> "cuda_0": gtest names are identifiers
-                           return name;
-                         });
+                         test_support::executor_name{});
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "../../common/executor_params.hpp"
 #include "expression_cases.hpp"
 #include "reduction_cases.hpp"
 
@@ -12,13 +13,7 @@ namespace {
 
 namespace fm = funcmesh;
 
-std::vector<fm::executor> host_executors() {
-  std::vector<fm::executor> result;
-  for (const fm::executor& e : fm::available_executors()) {
-    if (e.kind() != fm::executor_kind::cuda) result.push_back(e);
-  }
-  return result;
-}
+using test_support::host_executors;
 
 class on_executor : public ::testing::TestWithParam<fm::executor> {
  protected:
@@ -30,7 +25,7 @@ class on_executor : public ::testing::TestWithParam<fm::executor> {
 FUNCMESH_EXPRESSION_CASES(on_executor)
 
 INSTANTIATE_TEST_SUITE_P(host, on_executor, ::testing::ValuesIn(host_executors()),
-                         [](const auto& info) { return info.param.name(); });
+                         test_support::executor_name{});
 
 TEST(executor, parses_names_and_refuses_nonsense) {
   EXPECT_EQ(fm::parse_executor("serial").kind(), fm::executor_kind::serial);
