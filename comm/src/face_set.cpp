@@ -230,6 +230,13 @@ void detail::vec3_arrays::assign(const std::vector<vec<double, 3>>& values) {
   }
 }
 
+grid_function<double> face_set::volume_function(std::string name) const {
+  grid_function<double> result(owned_count_, cell_count_ - owned_count_, std::move(name));
+  auto values = result.write();
+  for (index_t c = 0; c < cell_count_; ++c) values[c] = volume[static_cast<std::size_t>(c)];
+  return result;
+}
+
 face_set_view face_set::bind(memory_space space, token& holder) const {
   face_set_view v;
   v.offsets = entry_offsets_.read_view(space, holder);

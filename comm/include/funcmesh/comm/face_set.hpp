@@ -14,6 +14,7 @@
 #include <funcmesh/core/device_macros.hpp>
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/core/vec.hpp>
+#include <funcmesh/expr/grid_function.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/token.hpp>
@@ -156,6 +157,8 @@ class face_set {
   // Per local cell (owned, then halo): volume (area in 2-D) and centroid, computed alike
   // on every rank.
   std::vector<double> volume;
+  // The same volumes as a grid function (owned + halo), for expressions: rhs / volume.
+  grid_function<double> volume_function(std::string name = "volume") const;
   std::vector<std::array<double, 3>> centroid;
   std::vector<index_t> cell_offsets{0}, cell_faces;  // CSR over owned cells, gather order
   // The scatter form's blocks of consecutive faces, coloured: no two blocks of one colour
