@@ -2,13 +2,14 @@
 // tableaus.
 #include <cmath>
 #include <cstddef>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <funcmesh/time/butcher_tableau.hpp>
 #include <funcmesh/time/error.hpp>
+
+#include "number_text.hpp"
 
 namespace funcmesh::time {
 
@@ -22,12 +23,7 @@ constexpr double consistency_tolerance = 1e-10;
   throw time_error("funcmesh::time: tableau '" + name + "': " + why);
 }
 
-std::string number(double x) {
-  std::ostringstream out;
-  out.precision(17);
-  out << x;
-  return out.str();
-}
+using detail::number;
 
 }  // namespace
 

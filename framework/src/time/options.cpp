@@ -2,11 +2,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <sstream>
 #include <string>
 
 #include <funcmesh/time/error.hpp>
 #include <funcmesh/time/options.hpp>
+
+#include "number_text.hpp"
 
 namespace funcmesh::time {
 
@@ -16,12 +17,7 @@ namespace {
   throw time_error("funcmesh::time::driver: " + why);
 }
 
-std::string number(double x) {
-  std::ostringstream out;
-  out.precision(17);
-  out << x;
-  return out.str();
-}
+using detail::number;
 
 }  // namespace
 
