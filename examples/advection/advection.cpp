@@ -105,19 +105,9 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
                 s.scheme.c_str(), dt, s.t_end);
   }
   example::field_writer writer(s.output, "advection", dm);
-  fm::time::progress_printer progress(rank == 0, 1.0, s.output.quiet);
-  fm::time::options o;
-  o.t_end = s.t_end;
-  o.dt = dt;
-  o.output_every = s.output.every;
-  // The residual costs a copy of u and an allreduce: about 200 times a run, not every step.
-  o.progress_every = std::max<std::int64_t>(1, static_cast<std::int64_t>(s.t_end / dt / 200));
-  const auto summary = example::run_scheme(
-      s.scheme, o, u, rhs, fm::time::on_progress(progress),
-      fm::time::residual_norm([&](const auto& now, const auto& before) {
-        return fm::global_norm2(world, now.local() - before.local());
-      }),
-      fm::time::on_output([&](const fm::time::step_info& step) { writer.write(step.t, u); }));
+  const auto summary =
+      example::run_to(s.scheme, s.t_end, dt, s.output, world, u, rhs,
+                      [&](const fm::time::step_info& step) { writer.write(step.t, u); });
   writer.finish(u);
   const double mass1 = mass();
   const double change = std::abs(mass1 - mass0) / std::abs(mass0);

@@ -185,18 +185,7 @@ double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_cho
   auto output = [&](const fm::time::step_info& step) {
     if (last) writer.write(step.t, u);
   };
-  fm::time::progress_printer progress(rank == 0, 1.0, s.output.quiet);
-  fm::time::options o;
-  o.t_end = s.t_end;
-  o.dt = dt;
-  o.output_every = s.output.every;
-  // The residual costs a copy of u and an allreduce: about 200 times a run, not every step.
-  o.progress_every = std::max<std::int64_t>(1, static_cast<std::int64_t>(s.t_end / dt / 200));
-  example::run_scheme(s.scheme, o, u, rhs, fm::time::on_progress(progress),
-                      fm::time::residual_norm([&](const auto& now, const auto& before) {
-                        return fm::global_norm2(comm, now.local() - before.local());
-                      }),
-                      fm::time::on_output(output));
+  example::run_to(s.scheme, s.t_end, dt, s.output, comm, u, rhs, output);
   if (last) writer.finish(u);
   // Every digit of a reproducible sum: equal on any rank count (the gather form is).
   const double total = fm::global_sum(comm, volume * u.local(), {.reproducible = true});
