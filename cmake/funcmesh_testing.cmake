@@ -3,10 +3,12 @@
 #     a GoogleTest executable; each TEST becomes a ctest test (discovered at test time,
 #     so a CUDA build can be compiled where no GPU is present).
 #   funcmesh_add_mpi_test(NAME TARGET RANKS 1 2 4 [TIMEOUT s] [ARGS ...] [THREADS n]
-#                         [TCP_RANKS 2 4])
+#                         [TCP_RANKS 2 4] [ENVIRONMENT VAR=value ...])
 #     one ctest test per rank count, NAME_np<N>, run through MPIEXEC_EXECUTABLE with
 #     the environment every MPI run here needs (root allowed, loopback only); TCP_RANKS
-#     adds NAME_tcp_np<N> over the TCP transport (still on loopback).
+#     adds NAME_tcp_np<N> over the TCP transport (still on loopback). THREADS is
+#     OMP_NUM_THREADS (1 by default); THREADS unset removes OMP_NUM_THREADS and
+#     FUNCMESH_THREADS_TARGET from the test's environment, as a new user would run.
 include(GoogleTest)
 
 set(FUNCMESH_TEST_TIMEOUT 300 CACHE STRING "Default ctest TIMEOUT (seconds) for funcmesh tests")
@@ -43,7 +45,8 @@ function(funcmesh_add_gtest name)
 endfunction()
 
 function(funcmesh_add_mpi_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;TIMEOUT;THREADS" "RANKS;ARGS;LABELS;TCP_RANKS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;TIMEOUT;THREADS"
+                        "RANKS;ARGS;LABELS;TCP_RANKS;ENVIRONMENT")
   if(NOT arg_TARGET OR NOT arg_RANKS)
     message(FATAL_ERROR "funcmesh_add_mpi_test(${name}): TARGET and RANKS are required")
   endif()
@@ -72,12 +75,19 @@ function(funcmesh_add_mpi_test name)
       add_test(NAME ${test_name}
                COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
                        $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
+      if(arg_THREADS STREQUAL "unset")
+        set(threads_environment "")
+        set_tests_properties(${test_name} PROPERTIES ENVIRONMENT_MODIFICATION
+          "OMP_NUM_THREADS=unset:;FUNCMESH_THREADS_TARGET=unset:")
+      else()
+        set(threads_environment ";OMP_NUM_THREADS=${arg_THREADS}")
+      endif()
       set_tests_properties(${test_name} PROPERTIES
         TIMEOUT ${arg_TIMEOUT}
         PROCESSORS ${ranks}
         LABELS "${labels}"
         ENVIRONMENT
-          "${FUNCMESH_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=${arg_THREADS}${extra_environment}")
+          "${FUNCMESH_MPI_TEST_ENVIRONMENT}${threads_environment}${extra_environment};${arg_ENVIRONMENT}")
     endforeach()
   endforeach()
 endfunction()

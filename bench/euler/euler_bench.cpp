@@ -66,7 +66,7 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
   if (rank == 0) {
     const fm::mesh grid = generate();
     plain_airfoil plain(grid, s.threads);
-    const fm::distributed_mesh alone = fm::distribute_generated(MPI_COMM_SELF, generate);
+    const fm::distributed_layout alone = fm::distribute_generated(MPI_COMM_SELF, generate);
     airfoil::solver gather(alone, airfoil::face_form::gather);
     airfoil::solver scatter(alone, airfoil::face_form::scatter);
     const auto t = bench::interleaved(MPI_COMM_SELF, s.rounds, s.iterations,
@@ -86,9 +86,9 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
 
   // 2. every rank: funcmesh on the partitioned grid.
   if (size > 1) {
-    const fm::distributed_mesh dm = fm::distribute_generated(world, generate);
-    airfoil::solver gather(dm, airfoil::face_form::gather);
-    airfoil::solver scatter(dm, airfoil::face_form::scatter);
+    const fm::distributed_layout layout = fm::distribute_generated(world, generate);
+    airfoil::solver gather(layout, airfoil::face_form::gather);
+    airfoil::solver scatter(layout, airfoil::face_form::scatter);
     const auto t =
         bench::interleaved(world, s.rounds, s.iterations,
                            {[&] { gather.iterate(false); }, [&] { scatter.iterate(false); }});

@@ -1,6 +1,8 @@
 // Halo exchange benchmark: MPI latency and bandwidth against message size, the full halo
 // of a partitioned 1M-cell quad mesh, overlap of the exchange with a neighbour-average
-// update (the hidden fraction, last line), and strong scaling of that update.
+// update (the hidden fraction), strong scaling of that update, face loops, and the cost of
+// a distributed assignment with a clean halo against the same grid_function assignment
+// (the overhead ratio, last line).
 #include <mpi.h>
 
 #include <algorithm>
@@ -14,7 +16,7 @@
 #include <vector>
 
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
@@ -127,18 +129,18 @@ void message_sizes(MPI_Comm world, int rank, int size) {
 // ---- the update on a local mesh ----
 
 struct problem {
-  fm::distributed_mesh dm;
-  std::shared_ptr<fm::halo_plan> plan;
+  fm::distributed_layout layout;
+  fm::halo_plan* plan;
   fm::dist_function<double> u, v;
   fm::grid_function<neighbour_list> nbr;
 
   problem(MPI_Comm comm, fm::index_t side)
-      : dm(fm::distribute_generated(comm, [side] { return fm::box2d_quad(side, side); })),
-        plan(fm::halo_plan_for(comm, dm.local)),
-        u(plan, "u"),
-        v(plan, "v"),
-        nbr(dm.local.owned_count, dm.local.halo_count(), "neighbours") {
-    const fm::local_mesh& m = dm.local;
+      : layout(fm::distribute_generated(comm, [side] { return fm::box2d_quad(side, side); })),
+        plan(&layout.halo()),
+        u(layout, "u"),
+        v(layout, "v"),
+        nbr(layout.owned_count(), layout.total_count() - layout.owned_count(), "neighbours") {
+    const fm::local_mesh& m = layout.local();
     const fm::graph g = fm::dual_graph(m.cells);
     {
       auto w = nbr.write();
@@ -149,16 +151,18 @@ struct problem {
         }
       }
     }
-    auto w = u.local().write();
+    auto w = u.write();
     for (fm::index_t c = 0; c < m.owned_count; ++c) {
       w[c] = std::sin(1e-3 * static_cast<double>(m.global_cell[static_cast<std::size_t>(c)]));
     }
   }
+  MPI_Comm comm() const { return layout.comm(); }
   fm::index_t max_halo() const {
-    return static_cast<fm::index_t>(max_over(dm.comm, static_cast<double>(dm.local.halo_count())));
+    return static_cast<fm::index_t>(
+        max_over(comm(), static_cast<double>(layout.local().halo_count())));
   }
   fm::index_t max_owned() const {
-    return static_cast<fm::index_t>(max_over(dm.comm, static_cast<double>(dm.local.owned_count)));
+    return static_cast<fm::index_t>(max_over(comm(), static_cast<double>(layout.owned_count())));
   }
   void update() { v = average / fm::pure(fm::pr(u)) * nbr; }
   void step() {
@@ -170,7 +174,7 @@ struct problem {
 // ---- 2. the full halo of the 1M-cell mesh ----
 
 void full_halo(problem& p, int rank) {
-  fm::dist_function<double> b(p.plan, "b"), c(p.plan, "c"), d(p.plan, "d");
+  fm::dist_function<double> b(p.layout, "b"), c(p.layout, "c"), d(p.layout, "d");
   b = 1.0;
   c = 2.0;
   d = 3.0;
@@ -180,11 +184,11 @@ void full_halo(problem& p, int rank) {
                                  {&c.local(), sizeof(double)},
                                  {&d.local(), sizeof(double)}};
   const fm::index_t halo = p.max_halo();
-  const double neighbours = max_over(p.dm.comm, static_cast<double>(p.plan->neighbour_count()));
-  const auto t = interleaved(p.dm.comm, 15, 20,
+  const double neighbours = max_over(p.comm(), static_cast<double>(p.plan->neighbour_count()));
+  const auto t = interleaved(p.comm(), 15, 20,
                              {[&] { p.plan->exchange(one); }, [&] { p.plan->exchange(four); }});
   if (rank == 0) {
-    std::printf("== 2. full halo, box2d_quad(1000, 1000), depth 1, %d ranks\n", p.dm.size);
+    std::printf("== 2. full halo, box2d_quad(1000, 1000), depth 1, %d ranks\n", p.layout.size());
     std::printf("   largest halo %lld cells, most neighbours %.0f\n", static_cast<long long>(halo),
                 neighbours);
     std::printf("   1 double field : %9.2f us\n", t[0] * 1e6);
@@ -202,15 +206,15 @@ struct overlap_times {
 // update with a stale halo (begin, interior, end, boundary). Interleaved batches of 50.
 overlap_times time_overlap(problem& p, int rounds) {
   auto exchange = [&] {
-    p.u.local().mark_written();
+    p.u.mark_halo_stale();
     p.u.exchange();
   };
   auto update = [&] { p.update(); };
   auto both = [&] {
-    p.u.local().mark_written();
+    p.u.mark_halo_stale();
     p.update();
   };
-  const auto t = interleaved(p.dm.comm, rounds, 50, {exchange, update, both});
+  const auto t = interleaved(p.comm(), rounds, 50, {exchange, update, both});
   return {t[0], t[1], t[2]};
 }
 
@@ -296,7 +300,7 @@ double one_rank_step(MPI_Comm world, int rank) {
 
 void strong_scaling(problem& p, int rank, int size, double t1) {
   p.step();
-  const double tn = interleaved(p.dm.comm, 9, 10, {[&] { p.step(); }})[0];
+  const double tn = interleaved(p.comm(), 9, 10, {[&] { p.step(); }})[0];
   if (rank == 0) {
     std::printf("== 4. strong scaling, Laplacian step (exchange + update) on 1M cells\n");
     std::printf("   1 rank (rank 0 alone, 1-part mesh): %9.1f us/step\n", t1 * 1e6);
@@ -316,16 +320,14 @@ const auto fixed_one =
 const auto insulated = fm::_([](double, fm::face_view) { return 0.0; });
 
 void face_loops(problem& p, int rank) {
-  const fm::face_set faces(p.dm.local);
+  const fm::face_set& faces = p.layout.faces();
   auto gather = [&] {
-    fm::gather_faces(p.v, p.u, faces, diffusion, fm::on("left", fixed_one),
-                     fm::on("right", fixed_one), fm::on("bottom", insulated),
-                     fm::on("top", insulated));
+    fm::gather_faces(p.v, p.u, diffusion, fm::on("left", fixed_one), fm::on("right", fixed_one),
+                     fm::on("bottom", insulated), fm::on("top", insulated));
   };
   auto scatter = [&] {
-    fm::scatter_faces(p.v, p.u, faces, diffusion, fm::on("left", fixed_one),
-                      fm::on("right", fixed_one), fm::on("bottom", insulated),
-                      fm::on("top", insulated));
+    fm::scatter_faces(p.v, p.u, diffusion, fm::on("left", fixed_one), fm::on("right", fixed_one),
+                      fm::on("bottom", insulated), fm::on("top", insulated));
   };
   // The floor: the same sums over the face set's host arrays by a hand-written loop, no
   // framework in between (one thread, fixed order; bitwise the gather form's result).
@@ -356,7 +358,7 @@ void face_loops(problem& p, int rank) {
   gather();
   scatter();
   by_hand();
-  const auto t = interleaved(p.dm.comm, 9, 5, {gather, scatter, by_hand});
+  const auto t = interleaved(p.comm(), 9, 5, {gather, scatter, by_hand});
   if (rank == 0) {
     std::printf("== 5. face loops on 1M cells, %d thread(s) per rank (halo fresh)\n",
                 fm::exec::threads_target());
@@ -366,6 +368,65 @@ void face_loops(problem& p, int rank) {
     std::printf("   scatter / gather = %.2f, gather / hand-written = %.2f\n\n", t[1] / t[0],
                 t[0] / t[2]);
   }
+}
+
+// ---- 6. the cost of being distributed: an assignment with a clean halo ----
+
+struct overhead_ratios {
+  double face_sum;
+  double axpy;
+};
+
+// The same assignments to a dist_function (layout, halo state, the local dirty-bit
+// decision) and to a plain grid_function of the same local values, about 10k cells per
+// rank, interleaved. u's halo is clean throughout: no exchange, and no message at all.
+overhead_ratios distributed_overhead(MPI_Comm world, int rank, int size) {
+  const auto side = static_cast<fm::index_t>(std::lround(std::sqrt(10000.0 * size)));
+  const fm::distributed_layout layout =
+      fm::distribute_generated(world, [side] { return fm::box2d_quad(side, side); });
+  const fm::face_set& faces = layout.faces();
+  const fm::index_t owned = layout.owned_count(), halo = layout.total_count() - owned;
+  fm::dist_function<double> u(layout, "u"), w(layout, "w"), v(layout, "v");
+  u = fm::sin(1e-3 * fm::index<fm::cells>());
+  w = 0.25;
+  u.exchange();
+  w.exchange();
+  fm::grid_function<double> gu = u.local(), gw = w.local(), gv(owned, halo, "gv");
+  auto dist_face = [&] {
+    v = fm::sum_over_faces(faces, diffusion, u, fm::on_other_groups(insulated));
+  };
+  auto plain_face = [&] {
+    gv = fm::sum_over_faces(faces, diffusion, gu, fm::on_other_groups(insulated));
+  };
+  auto dist_axpy = [&] { v = 0.5 * u + w; };
+  auto plain_axpy = [&] { gv = 0.5 * gu + gw; };
+  auto same_owned = [&] {
+    const auto a = v.local().to_vector(), b = gv.to_vector();
+    return std::equal(a.begin(), a.begin() + owned, b.begin());
+  };
+  dist_face();
+  plain_face();
+  bool same = same_owned();
+  dist_axpy();
+  plain_axpy();
+  same = same && same_owned();
+  const auto exchanges = u.exchange_count() + w.exchange_count();
+  const auto t = interleaved(world, 21, 200, {dist_face, plain_face, dist_axpy, plain_axpy});
+  const bool none = u.exchange_count() + w.exchange_count() == exchanges;
+  if (rank == 0) {
+    std::printf("== 6. a distributed assignment with a clean halo vs a grid_function's\n");
+    std::printf("   box2d_quad(%lld, %lld): about %lld cells per rank, %d thread(s) per rank\n",
+                static_cast<long long>(side), static_cast<long long>(side),
+                static_cast<long long>(side * side / size), fm::exec::threads_target());
+    std::printf("   (medians of 21 rounds of 200 calls; same values, same face set)\n");
+    std::printf("   v = sum_over_faces(u): dist_function %8.2f us, grid_function %8.2f us (%.3f)\n",
+                t[0] * 1e6, t[1] * 1e6, t[0] / t[1]);
+    std::printf("   v = 0.5 * u + w      : dist_function %8.2f us, grid_function %8.2f us (%.3f)\n",
+                t[2] * 1e6, t[3] * 1e6, t[2] / t[3]);
+    std::printf("   same values: %s; no exchange while timing: %s\n\n", same ? "yes" : "NO",
+                none ? "yes" : "NO");
+  }
+  return {t[0] / t[1], t[2] / t[3]};
 }
 
 }  // namespace
@@ -397,6 +458,11 @@ int main(int argc, char** argv) {
       strong_scaling(big, rank, size, t1);
       face_loops(big, rank);
     }
-    if (rank == 0) std::printf("overlap_hidden_fraction %.3f\n", hidden);
+    const overhead_ratios overhead = distributed_overhead(world, rank, size);
+    if (rank == 0) {
+      std::printf("overlap_hidden_fraction %.3f\n", hidden);
+      std::printf("distributed_assign_overhead_axpy %.3f\n", overhead.axpy);
+      std::printf("distributed_assign_overhead %.3f\n", overhead.face_sum);
+    }
   });
 }

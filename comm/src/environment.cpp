@@ -2,9 +2,11 @@
 // hanging the others.
 #include <funcmesh/comm/environment.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/comm/thread_share.hpp>
 
 namespace funcmesh::mpi {
 
@@ -75,6 +77,14 @@ environment::environment(int& argc, char**& argv, int required) {
     std::set_terminate(previous_terminate_);
     throw error(rank_prefix() + "MPI provides " + thread_level_name(provided_) +
                 " but funcmesh requires " + thread_level_name(required));
+  }
+  // Ranks on one node divide its cores unless the user chose a thread count.
+  const thread_share share = share_node_cores(MPI_COMM_WORLD, threads_variables_set());
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0 && share.oversubscribed) {
+    std::fprintf(stderr, "%s\n", oversubscription_note(share).c_str());
+    std::fflush(stderr);
   }
 }
 

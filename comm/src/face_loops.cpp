@@ -1,28 +1,11 @@
-// The non-template parts of face loops: boundary-flux resolution and argument checks,
-// agreed over the ranks where a communicator is known.
+// The non-template parts of face loops: boundary-flux resolution and argument checks.
 #include <funcmesh/comm/face_loops.hpp>
 
 #include <algorithm>
 #include <string>
 
-#include <funcmesh/comm/communicator.hpp>
+#include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
-
-namespace funcmesh {
-
-face_set face_set_for(const distributed_mesh& dm, index_t block_size) {
-  face_set faces(dm.local, block_size);
-  std::string failure;
-  if (faces.untagged_boundary_faces() > 0) {
-    failure = "funcmesh::face_set_for: " + std::to_string(faces.untagged_boundary_faces()) +
-              " domain-boundary face(s) of this rank's part carry no boundary physical group "
-              "(untagged boundary): tag every boundary face of the mesh";
-  }
-  mpi::agree(mpi::communicator(dm.comm), failure);
-  return faces;
-}
-
-}  // namespace funcmesh
 
 namespace funcmesh::detail {
 
@@ -65,39 +48,37 @@ std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::stri
   return ids;
 }
 
-void check_face_read(const face_set& faces, const grid_function_base& read, const char* call) {
-  if (read.total_size() >= faces.cell_count()) return;
+void check_face_read(const face_set& faces, const grid_read& read, const char* call) {
+  if (read.total_size >= faces.cell_count()) return;
   throw error(std::string(call) + ": reads " + read.describe() + " at neighbours, but it has " +
-              std::to_string(read.total_size()) + " values and the face set's mesh " +
+              std::to_string(read.total_size) + " values and the face set's mesh " +
               std::to_string(faces.cell_count()) + " cells (owned + halo): a function of " +
               "another mesh?");
 }
 
-std::vector<int> prepare_face_loop(const grid_function_base& out, const grid_function_base& u,
-                                   MPI_Comm comm, const face_set& faces,
+std::vector<int> prepare_face_loop(const halo_state& out, const halo_state& u,
                                    const std::vector<std::string>& names, const char* call) {
-  std::string failure;
-  std::vector<int> ids;
-  try {
-    if (out.storage().shares_with(u.storage())) {
-      throw error(std::string(call) +
-                  ": out and u are the same function: the loop would overwrite values its "
-                  "neighbours still read; write into a second function and swap");
-    }
-    if (out.owned_size() != faces.owned_count() || u.owned_size() != faces.owned_count() ||
-        u.total_size() != faces.cell_count() || out.total_size() != faces.cell_count()) {
-      throw error(std::string(call) + ": the face set (" + std::to_string(faces.owned_count()) +
-                  " owned of " + std::to_string(faces.cell_count()) +
-                  " cells) and the functions (" + std::to_string(u.owned_size()) + " of " +
-                  std::to_string(u.total_size()) + ", " + std::to_string(out.owned_size()) +
-                  " of " + std::to_string(out.total_size()) + ") describe different local meshes");
-    }
-    ids = boundary_ids(faces, names, call);
-  } catch (const std::exception& e) {
-    failure = e.what();
+  if (&out == &u) {
+    throw error(std::string(call) +
+                ": out and u are the same function: the loop would overwrite values its "
+                "neighbours still read; write into a second function and swap");
   }
-  mpi::agree(mpi::communicator(comm), failure);
-  return ids;
+  if (!(out.layout() == u.layout())) {
+    throw error(std::string(call) + ": out (" + out.function().describe() + ", " +
+                out.layout().describe() + ") and u (" + u.function().describe() + ", " +
+                u.layout().describe() + ") are on different layouts");
+  }
+  return boundary_ids(u.layout().faces(), names, call);
+}
+
+void check_face_set(const face_set& faces, const distributed_layout& layout, const char* call) {
+  if (faces.owned_count() == layout.owned_count() && faces.cell_count() == layout.total_count()) {
+    return;
+  }
+  throw error(mpi::rank_prefix() + call + ": the face set (" + std::to_string(faces.owned_count()) +
+              " owned of " + std::to_string(faces.cell_count()) + " cells) is not of " +
+              layout.describe() + "'s local mesh (" + std::to_string(layout.owned_count()) +
+              " of " + std::to_string(layout.total_count()) + ")");
 }
 
 }  // namespace funcmesh::detail

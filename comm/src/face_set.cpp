@@ -72,9 +72,7 @@ face_geometry canonical_geometry(const local_mesh& m, std::vector<index_t> nodes
 }  // namespace
 
 face_set::face_set(const local_mesh& m, index_t block_size)
-    : owned_count_(m.owned_count),
-      cell_count_(m.cells.cell_count()),
-      extent_(m.owned_count, m.cells.cell_count()) {
+    : owned_count_(m.owned_count), cell_count_(m.cells.cell_count()) {
   const mesh_faces all = build_faces(m.cells);
   const std::vector<face_kind> kinds = classify_faces(m, all);
   const mesh_geometry geometry = compute_geometry(m.cells, all);

@@ -1,4 +1,4 @@
-// Halo exchange plans: packed buffers, persistent requests, and the per-mesh cache.
+// Halo exchange plans: packed buffers and persistent requests.
 #include <funcmesh/comm/halo_plan.hpp>
 
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
@@ -8,14 +8,11 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
-#include <map>
 #include <mutex>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include <funcmesh/comm/communicator.hpp>
-#include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/expr/gather_scatter.hpp>
 
@@ -284,90 +281,6 @@ void halo_plan::end(grid_function_base& f, std::size_t element_size, const execu
 void halo_plan::exchange(grid_function_base& f, std::size_t element_size, const executor& on) {
   begin(f, element_size, on);
   end(on);
-}
-
-namespace {
-
-struct cache_entry {
-  std::weak_ptr<halo_plan> plan;
-  // Recognises a different mesh that later occupies the same address.
-  std::tuple<int, int, index_t, index_t, index_t, std::size_t, std::uint64_t> signature;
-};
-
-// What identifies the exchange a local mesh needs: its counts and a hash (FNV-1a) of every
-// neighbour's part, send and receive list. A different mesh at the same address gets a
-// new plan even when its counts agree.
-auto signature_of(const local_mesh& m) {
-  std::uint64_t hash = 14695981039346656037ULL;
-  auto mix = [&hash](std::uint64_t value) {
-    for (int byte = 0; byte < 8; ++byte) {
-      hash ^= (value >> (8 * byte)) & 0xffU;
-      hash *= 1099511628211ULL;
-    }
-  };
-  for (const neighbour_lists& n : m.neighbours) {
-    mix(static_cast<std::uint64_t>(n.part));
-    for (index_t c : n.send) mix(static_cast<std::uint64_t>(c));
-    mix(~std::uint64_t{0});
-    for (index_t c : n.receive) mix(static_cast<std::uint64_t>(c));
-  }
-  return std::make_tuple(m.part, m.parts, m.interior_count, m.owned_count, m.cells.cell_count(),
-                         m.neighbours.size(), hash);
-}
-
-// One communicator's plans, hung on it as an MPI attribute: MPI deletes the attribute
-// (and with it these entries) when the communicator is freed, so a later communicator
-// that reuses the handle value starts empty. Dups do not copy it (MPI_COMM_NULL_COPY_FN).
-struct comm_cache {
-  std::map<const local_mesh*, cache_entry> entries;
-};
-
-std::mutex cache_guard;
-
-int delete_comm_cache(MPI_Comm, int, void* attribute, void*) {
-  const std::lock_guard lock(cache_guard);
-  delete static_cast<comm_cache*>(attribute);
-  return MPI_SUCCESS;
-}
-
-// The cache of `comm`, created when `create`; nullptr when it has none. Holds cache_guard.
-comm_cache* cache_of(MPI_Comm comm, bool create) {
-  static int keyval = MPI_KEYVAL_INVALID;  // never freed: it lives as long as MPI
-  if (keyval == MPI_KEYVAL_INVALID) {
-    check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_comm_cache, &keyval, nullptr),
-              "MPI_Comm_create_keyval (halo plans)", comm);
-  }
-  void* attribute = nullptr;
-  int found = 0;
-  check_mpi(MPI_Comm_get_attr(comm, keyval, &attribute, &found), "MPI_Comm_get_attr", comm);
-  if (found != 0) return static_cast<comm_cache*>(attribute);
-  if (!create) return nullptr;
-  auto cache = std::make_unique<comm_cache>();
-  check_mpi(MPI_Comm_set_attr(comm, keyval, cache.get()), "MPI_Comm_set_attr", comm);
-  return cache.release();
-}
-
-}  // namespace
-
-std::shared_ptr<halo_plan> halo_plan_for(MPI_Comm comm, const local_mesh& m) {
-  const auto signature = signature_of(m);
-  std::shared_ptr<halo_plan> cached;  // released outside the lock, should it be the last
-  {
-    const std::lock_guard lock(cache_guard);
-    if (comm_cache* cache = cache_of(comm, false)) {
-      const auto found = cache->entries.find(&m);
-      if (found != cache->entries.end()) cached = found->second.plan.lock();
-      if (cached && found->second.signature == signature) return cached;
-    }
-  }
-  // Built outside the lock: construction is collective.
-  auto plan = std::make_shared<halo_plan>(comm, m);
-  const std::lock_guard lock(cache_guard);
-  comm_cache* cache = cache_of(comm, true);
-  // Drop entries whose plans are gone, so the map stays as small as the live plans.
-  std::erase_if(cache->entries, [](const auto& entry) { return entry.second.plan.expired(); });
-  cache->entries[&m] = {plan, signature};
-  return plan;
 }
 
 }  // namespace funcmesh

@@ -1,117 +1,154 @@
-// The halo state of dist_functions: which grid functions a dist_function manages (a
-// registry), the collective staleness decision, and starting and ending their rounds.
-#include <funcmesh/comm/dist_function.hpp>
+// The halo steps of distributed assignments: the reads' layout check, the local dirty-bit
+// decision and its optional cross-rank check, and one exchange round for the dirty halos.
+#include <funcmesh/comm/halo_state.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <exception>
-#include <mutex>
-#include <unordered_map>
-#include <utility>
-#include <vector>
+#include <string>
 
+#include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/comm/spmd_check.hpp>
 
 namespace funcmesh::detail {
 
-namespace {
-std::mutex registry_guard;
-std::unordered_map<const grid_function_base*, halo_state*>& registry() {
-  static std::unordered_map<const grid_function_base*, halo_state*> map;
-  return map;
-}
-}  // namespace
-
-void register_halo(const grid_function_base& function, halo_state& state) {
-  const std::lock_guard lock(registry_guard);
-  registry()[&function] = &state;
-}
-
-void unregister_halo(const grid_function_base& function) noexcept {
-  const std::lock_guard lock(registry_guard);
-  registry().erase(&function);
-}
-
-halo_state* find_halo(const grid_function_base& function) {
-  const std::lock_guard lock(registry_guard);
-  const auto found = registry().find(&function);
-  return found == registry().end() ? nullptr : found->second;
-}
-
-namespace {
-// The plans of `states` in first-seen order, with their fields: every rank visits the
-// same expression, so every rank starts the same rounds in the same order.
-std::vector<std::pair<halo_plan*, std::vector<halo_field>>> rounds(
-    const std::vector<halo_state*>& states) {
-  std::vector<std::pair<halo_plan*, std::vector<halo_field>>> out;
-  for (halo_state* s : states) {
-    auto it = std::ranges::find(out, s->plan.get(), &decltype(out)::value_type::first);
-    if (it == out.end()) it = out.insert(out.end(), {s->plan.get(), {}});
-    it->second.push_back({s->function, s->element_size});
+void halo_reads::add(halo_state* state) {
+  for (std::size_t k = 0; k < count_; ++k) {
+    if ((*this)[k] == state) return;
   }
-  return out;
-}
-}  // namespace
-
-void keep_stale_anywhere(std::vector<halo_state*>& candidates) {
-  if (candidates.empty()) return;
-  const MPI_Comm comm = candidates.front()->plan->comm();
-  std::vector<int> stale(candidates.size());
-  for (std::size_t k = 0; k < candidates.size(); ++k) {
-    // Each plan has its own communicator; one allreduce serves all of them when they
-    // hold the same ranks in the same order.
-    int relation = MPI_IDENT;
-    if (const MPI_Comm other = candidates[k]->plan->comm(); other != comm) {
-      check_mpi(MPI_Comm_compare(comm, other, &relation), "MPI_Comm_compare", comm);
-    }
-    if (relation != MPI_IDENT && relation != MPI_CONGRUENT) {
-      throw error(mpi::rank_prefix() +
-                  "funcmesh: one assignment reads distributed functions of different "
-                  "communicators through proxies");
-    }
-    stale[k] = candidates[k]->stale() ? 1 : 0;
+  if (count_ < first_.size()) {
+    first_[count_] = state;
+  } else {
+    more_.push_back(state);
   }
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, stale.data(), static_cast<int>(stale.size()), MPI_INT,
-                          MPI_MAX, comm),
-            "MPI_Allreduce (halo staleness)", comm);
+  ++count_;
+}
+
+void halo_reads::keep(const std::vector<bool>& keep) {
   std::size_t kept = 0;
-  for (std::size_t k = 0; k < candidates.size(); ++k) {
-    if (stale[k] != 0) candidates[kept++] = candidates[k];
+  const std::size_t n = count_;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!keep[k]) continue;
+    halo_state* state = (*this)[k];
+    if (kept < first_.size()) {
+      first_[kept] = state;
+    } else {
+      more_[kept - first_.size()] = state;
+    }
+    ++kept;
   }
-  candidates.resize(kept);
+  count_ = kept;
+  more_.resize(kept > first_.size() ? kept - first_.size() : 0);
 }
 
-void begin_halos(const std::vector<halo_state*>& states, const executor& on) {
-  auto all = rounds(states);
-  std::size_t started = 0;
-  try {
-    for (auto& [plan, fields] : all) {
-      plan->begin(fields, on);
-      ++started;
+void halo_reads::keep_dirty() {
+  // The common case (a few reads, inline) without building a mask.
+  std::size_t kept = 0;
+  if (count_ <= first_.size()) {
+    for (std::size_t k = 0; k < count_; ++k) {
+      if (first_[k]->stale()) first_[kept++] = first_[k];
     }
+    count_ = kept;
+    return;
+  }
+  std::vector<bool> dirty(count_);
+  for (std::size_t k = 0; k < count_; ++k) dirty[k] = (*this)[k]->stale();
+  keep(dirty);
+}
+
+void check_same_layout(const distributed_layout& layout, const grid_function_base& target,
+                       const grid_read& read) {
+  if (read.halo->layout() == layout) return;
+  throw error("funcmesh: an assignment to " + target.describe() + " on " + layout.describe() +
+              " reads " + read.describe() + " of another distributed layout, " +
+              read.halo->layout().describe() +
+              ": the functions of one expression must share one layout (distribute once and "
+              "make every function from that layout)");
+}
+
+namespace {
+
+// Compares every rank's dirty decisions with one allreduce (MPI_MIN of "lowest rank that
+// finds it dirty" and "lowest rank that finds it clean" per read) and throws the same
+// collective_error on every rank where they differ.
+void check_decisions(const distributed_layout& layout, const halo_reads& reads, const char* call) {
+  const std::size_t n = reads.size();
+  const int rank = layout.rank();
+  std::vector<int> lowest(2 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool dirty = reads[k]->stale();
+    lowest[2 * k] = dirty ? rank : INT_MAX;
+    lowest[2 * k + 1] = dirty ? INT_MAX : rank;
+  }
+  const MPI_Comm comm = layout.comm();
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, lowest.data(), static_cast<int>(lowest.size()), MPI_INT,
+                          MPI_MIN, comm),
+            "MPI_Allreduce (FUNCMESH_CHECK_SPMD)", comm);
+  for (std::size_t k = 0; k < n; ++k) {
+    const int first_dirty = lowest[2 * k], first_clean = lowest[2 * k + 1];
+    if (first_dirty == INT_MAX || first_clean == INT_MAX) continue;
+    // One of the two is rank 0; the other is the lowest rank that disagrees with it.
+    const int disagreeing = std::max(first_dirty, first_clean);
+    const bool dirty_at_0 = first_dirty == 0;
+    throw mpi::collective_error(
+        disagreeing,
+        std::string(call) + ": the ranks disagree whether the halo of " +
+            reads[k]->function().describe() +
+            " is dirty (rank 0: " + (dirty_at_0 ? "written since its last exchange" : "clean") +
+            "; rank " + std::to_string(disagreeing) +
+            ", the lowest that disagrees: " + (dirty_at_0 ? "clean" : "written") +
+            "). Every rank must run the same assignments on the same distributed functions; "
+            "after a host write on only some ranks, call mark_halo_stale() on every rank "
+            "(FUNCMESH_CHECK_SPMD found this; without the check it would hang)");
+  }
+}
+
+}  // namespace
+
+void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char* call) {
+  if (reads.empty()) return;
+  if (spmd_check_enabled()) check_decisions(layout, reads, call);
+  reads.keep_dirty();
+}
+
+void begin_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+  std::array<halo_field, 6> first{};
+  std::vector<halo_field> more;
+  for (std::size_t k = 0; k < dirty.size(); ++k) {
+    const halo_field field{&dirty[k]->function(), dirty[k]->element_size()};
+    if (k < first.size()) {
+      first[k] = field;
+    } else {
+      if (more.empty()) more.assign(first.begin(), first.end());
+      more.push_back(field);
+    }
+  }
+  const std::span<const halo_field> fields =
+      more.empty() ? std::span<const halo_field>(first.data(), dirty.size())
+                   : std::span<const halo_field>(more);
+  layout.halo().begin(fields, on);
+  for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_exchanged();
+}
+
+void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+  halo_plan& plan = layout.halo();
+  try {
+    if (plan.in_flight()) plan.end(on);
   } catch (...) {
-    for (std::size_t i = 0; i < started; ++i) all[i].first->end(on);
+    // Some halos were not filled: dirty again, so the next read does not trust them.
+    for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_stale();
     throw;
   }
-  // The values packed are those of this write count; nothing writes them until end.
-  for (halo_state* s : states) s->exchanged_at = s->function->write_count();
+  for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->count_exchange();
 }
 
-void end_halos(const std::vector<halo_state*>& states, const executor& on) {
-  // Every round is ended even when one fails, as the peers end theirs.
-  std::exception_ptr failure;
-  for (auto& [plan, fields] : rounds(states)) {
-    try {
-      if (plan->in_flight()) plan->end(on);
-    } catch (...) {
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) {
-    // Some halos were not filled: stale again, so the next read does not trust them.
-    for (halo_state* s : states) s->exchanged_at = s->function->write_count() - 1;
-    std::rethrow_exception(failure);
-  }
-  for (halo_state* s : states) ++s->exchanges;
+void exchange_dirty(const distributed_layout& layout, halo_reads& reads, const executor& on,
+                    const char* call) {
+  keep_dirty(layout, reads, call);
+  if (reads.empty()) return;
+  begin_round(layout, reads, on);
+  end_round(layout, reads, on);
 }
 
 }  // namespace funcmesh::detail

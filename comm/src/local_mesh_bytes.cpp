@@ -5,7 +5,7 @@
 #include <string>
 #include <type_traits>
 
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
 

@@ -77,14 +77,13 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   example::check_scheme(s.scheme, "advection");
   s.output.check("advection");
 
-  const fm::distributed_mesh dm = s.mesh.load(world);
-  const fm::face_set faces = fm::face_set_for(dm);
-  const fm::index_t owned = dm.local.owned_count;
-  const fm::grid_function<double> volume = faces.volume_function();
-  fm::dist_function<double> u(world, dm.local, "u");
+  const fm::distributed_layout layout = s.mesh.load(world);
+  const fm::face_set& faces = layout.faces();
+  const fm::grid_function<double>& volume = layout.volume();
+  fm::dist_function<double> u(layout, "u");
   {
-    auto w = u.local().write();
-    for (fm::index_t c = 0; c < owned; ++c) {
+    auto w = u.write();
+    for (fm::index_t c = 0; c < layout.owned_count(); ++c) {
       // A smooth blob off the centre, so the rotation moves it.
       const auto& x = faces.centroid[static_cast<std::size_t>(c)];
       const double r2 = (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.75) * (x[1] - 0.75);
@@ -96,22 +95,22 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   };
   // (outflow reads only the faces: the cell value it is given is a constant.)
   const double dt =
-      s.cfl * fm::global_min(world, volume / fm::sum_over_cell_faces(faces, outflow{}, 0.0));
-  auto mass = [&] { return fm::global_sum(world, volume * u.local(), {.reproducible = true}); };
+      s.cfl * fm::global_min(layout, volume / fm::sum_over_cell_faces(faces, outflow{}, 0.0));
+  auto mass = [&] { return fm::global_sum(volume * u, {.reproducible = true}); };
   const double mass0 = mass();
   if (rank == 0 && !s.output.quiet) {
     std::printf("advection: %s, %lld cells on %d rank(s), %s, dt %.3g, t_end %g\n",
-                s.mesh.describe().c_str(), static_cast<long long>(dm.global_cells), dm.size,
-                s.scheme.c_str(), dt, s.t_end);
+                s.mesh.describe().c_str(), static_cast<long long>(layout.global_cells()),
+                layout.size(), s.scheme.c_str(), dt, s.t_end);
   }
-  example::field_writer writer(s.output, "advection", dm);
+  example::field_writer writer(s.output, "advection", layout);
   const auto summary =
-      example::run_to(s.scheme, s.t_end, dt, s.output, world, u, rhs,
+      example::run_to(s.scheme, s.t_end, dt, s.output, u, rhs,
                       [&](const fm::time::step_info& step) { writer.write(step.t, u); });
   writer.finish(u);
   const double mass1 = mass();
   const double change = std::abs(mass1 - mass0) / std::abs(mass0);
-  const double range_max = fm::global_max(world, u.local());
+  const double range_max = fm::global_max(u);
   if (rank == 0) {
     std::printf("advection: %lld steps to t = %g; max u %.6f\n",
                 static_cast<long long>(summary.steps), summary.t, range_max);

@@ -8,7 +8,7 @@
 #include <mpi.h>
 
 #include <funcmesh/comm/communicator.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
 
@@ -53,8 +53,8 @@ struct mesh_choice {
     if (builtin == "box3d-hex") return fm::box3d_hex(n, n, n, options);
     return fm::box3d_tet(n, n, n, options);
   }
-  // Collective: every rank ends with its part. A bad file fails every rank alike.
-  funcmesh::distributed_mesh load(MPI_Comm comm) const {
+  // Collective: every rank ends with its part's layout. A bad file fails every rank alike.
+  funcmesh::distributed_layout load(MPI_Comm comm) const {
     namespace fm = funcmesh;
     if (!file.empty()) {
       const auto global =

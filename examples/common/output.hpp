@@ -11,7 +11,7 @@
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/parallel_output.hpp>
 #include <funcmesh/comm/png_output.hpp>
 
@@ -47,14 +47,13 @@ class field_writer {
  public:
   // Checks at once (on rank 0, agreed) that the picture can be written, so that a long
   // run does not fail at its end.
-  field_writer(const output_choice& choice, std::string base, const funcmesh::distributed_mesh& dm)
-      : choice_(choice), dm_(dm) {
+  field_writer(const output_choice& choice, std::string base,
+               const funcmesh::distributed_layout& layout)
+      : choice_(choice), layout_(layout) {
     if (!choice.vtk.empty()) series_.emplace(choice.vtk, std::move(base));
     if (choice.png.empty()) return;
-    int rank = 0;
-    MPI_Comm_rank(dm.comm, &rank);
     std::string failure;
-    if (rank == 0) {
+    if (layout.rank() == 0) {
       const std::filesystem::path folder = std::filesystem::path(choice.png).parent_path().empty()
                                                ? std::filesystem::path(".")
                                                : std::filesystem::path(choice.png).parent_path();
@@ -65,24 +64,23 @@ class field_writer {
                   (error ? " (" + error.message() + ")" : std::string());
       }
     }
-    funcmesh::mpi::agree(funcmesh::mpi::communicator(dm.comm), failure);
+    funcmesh::mpi::agree(funcmesh::mpi::communicator(layout.comm()), failure);
   }
 
   // Collective: one step of the series (nothing without --vtk).
   template <class... Fields>
   void write(double time, const Fields&... fields) {
-    if (series_) series_->write(time, dm_, fields...);
+    if (series_) series_->write(time, layout_, fields...);
   }
 
   // Collective: the pictures of `field` and of the partition (with --png), then where
   // everything went.
   void finish(const funcmesh::dist_function<double>& field,
               const funcmesh::png_output_options& options = {}) {
-    int rank = 0;
-    MPI_Comm_rank(dm_.comm, &rank);
+    const int rank = layout_.rank();
     if (!choice_.png.empty()) {
-      funcmesh::write_png(choice_.png, dm_, field, options);
-      funcmesh::write_partition_png(partition_picture(choice_.png), dm_, options);
+      funcmesh::write_png(choice_.png, layout_, field, options);
+      funcmesh::write_partition_png(partition_picture(choice_.png), layout_, options);
       if (rank == 0) {
         std::printf("wrote %s and %s\n", choice_.png.c_str(),
                     partition_picture(choice_.png).string().c_str());
@@ -96,7 +94,7 @@ class field_writer {
 
  private:
   output_choice choice_;
-  const funcmesh::distributed_mesh& dm_;
+  funcmesh::distributed_layout layout_;
   std::optional<funcmesh::vtk_series> series_;
 };
 

@@ -6,8 +6,6 @@
 #include <string>
 #include <utility>
 
-#include <mpi.h>
-
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/global_reduce.hpp>
 
@@ -45,20 +43,18 @@ funcmesh::time::run_summary run_scheme(const std::string& name, const funcmesh::
 // |u_new - u_old|, computed about 200 times a run (each costs a copy of u and an allreduce).
 template <class F, class Output>
 funcmesh::time::run_summary run_to(const std::string& scheme, double t_end, double dt,
-                                   const output_choice& out, MPI_Comm comm,
-                                   funcmesh::dist_function<double>& u, F&& rhs, Output&& output) {
+                                   const output_choice& out, funcmesh::dist_function<double>& u,
+                                   F&& rhs, Output&& output) {
   namespace time = funcmesh::time;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  time::progress_printer progress(rank == 0, 1.0, out.quiet);
+  time::progress_printer progress(u.layout().rank() == 0, 1.0, out.quiet);
   time::options o;
   o.t_end = t_end;
   o.dt = dt;
   o.output_every = out.every;
   o.progress_every = std::max<std::int64_t>(1, static_cast<std::int64_t>(t_end / dt / 200));
   return run_scheme(scheme, o, u, std::forward<F>(rhs), time::on_progress(progress),
-                    time::residual_norm([comm](const auto& now, const auto& before) {
-                      return funcmesh::global_norm2(comm, now.local() - before.local());
+                    time::residual_norm([](const auto& now, const auto& before) {
+                      return funcmesh::global_norm2(now - before);
                     }),
                     time::on_output(output));
 }

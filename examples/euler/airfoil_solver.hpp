@@ -7,8 +7,6 @@
 #include <optional>
 #include <string>
 
-#include <mpi.h>
-
 #include <funcmesh/comm.hpp>
 
 namespace airfoil {
@@ -180,65 +178,59 @@ struct pressure {
 
 enum class face_form { gather, scatter };
 
-// The solver's fields on one distributed mesh. q starts at the free stream.
+// The solver's fields on one distributed layout. q starts at the free stream.
 class solver {
  public:
-  solver(const fm::distributed_mesh& dm, face_form form, constants k = constants::exact())
+  solver(const fm::distributed_layout& layout, face_form form, constants k = constants::exact())
       : k_(k),
-        comm_(dm.comm),
-        faces_(fm::face_set_for(dm)),
+        layout_(layout),
         form_(form),
-        q_(dm.comm, dm.local, "q"),
-        qold_(dm.comm, dm.local, "qold"),
-        res_(dm.comm, dm.local, "res"),
-        adt_(dm.comm, dm.local, "adt"),
-        global_cells_(dm.global_cells) {
+        q_(layout, "q"),
+        qold_(layout, "qold"),
+        res_(layout, "res"),
+        adt_(layout, "adt") {
     q_ = free_stream(k_);
     res_ = state{{0, 0, 0, 0}};
     if (form == face_form::gather) {
-      with_pressure_.emplace(dm.comm, dm.local, "q_adt_p");
+      with_pressure_.emplace(layout, "q_adt_p");
     } else {
-      plain_.emplace(dm.comm, dm.local, "q_adt");
+      plain_.emplace(layout, "q_adt");
     }
   }
 
   // One Airfoil iteration; returns sqrt(rms / cells) of its second update when asked
   // (a global sum: collective), else 0.
   double iterate(bool want_rms) {
-    qold_ = q_.local();
+    qold_ = q_;
     double rms = 0;
     for (int k = 0; k < 2; ++k) {
       cell_terms();
       fluxes();
       if (want_rms && k == 1) {
         // Reproducible: the same bits on any rank count (with the gather form).
-        rms = fm::global_sum(comm_, fm::zip_with(squared_change{}, res_.local(), adt_.local()),
-                             {.reproducible = true});
+        rms = fm::global_sum(fm::zip_with(squared_change{}, res_, adt_), {.reproducible = true});
       }
-      q_ = fm::zip_with(updated{}, qold_.local(), res_.local(), adt_.local());
+      q_ = fm::zip_with(updated{}, qold_, res_, adt_);
     }
-    return want_rms ? std::sqrt(rms / static_cast<double>(global_cells_)) : 0.0;
+    return want_rms ? std::sqrt(rms / static_cast<double>(layout_.global_cells())) : 0.0;
   }
 
   const fm::dist_function<state>& q() const { return q_; }
   const constants& settings() const { return k_; }
-  const fm::face_set& faces() const { return faces_; }
+  const fm::face_set& faces() const { return layout_.faces(); }
 
  private:
   // adt, and what the faces read of each cell, in one loop (the second statement reads
   // the adt the first has just written at the same cell). No halo is read here.
   void cell_terms() {
-    const auto adt =
-        fm::sum_over_cell_faces(faces_, adt_term{},
-                                fm::zip_with(velocity_and_sound{k_.gam, k_.gm1}, q_.local())) /
-        k_.cfl;
+    const auto adt = fm::sum_over_cell_faces(layout_, adt_term{},
+                                             fm::zip_with(velocity_and_sound{k_.gam, k_.gm1}, q_)) /
+                     k_.cfl;
     if (form_ == face_form::gather) {
-      fm::run({}, fm::set(adt_.local(), adt),
-              fm::set(with_pressure_->local(),
-                      fm::zip_with(with_adt_and_pressure{k_.gm1}, q_.local(), adt_.local())));
+      fm::run({}, fm::set(adt_, adt),
+              fm::set(*with_pressure_, fm::zip_with(with_adt_and_pressure{k_.gm1}, q_, adt_)));
     } else {
-      fm::run({}, fm::set(adt_.local(), adt),
-              fm::set(plain_->local(), fm::zip_with(with_adt{}, q_.local(), adt_.local())));
+      fm::run({}, fm::set(adt_, adt), fm::set(*plain_, fm::zip_with(with_adt{}, q_, adt_)));
     }
   }
 
@@ -250,23 +242,21 @@ class solver {
     const farfield_flux far{free_stream(k_), interior};
     const wall_flux wall{k_.gm1};
     if (form_ == face_form::gather) {
-      res_ = fm::sum_over_faces(faces_, interior, *with_pressure_, fm::on("wall", wall),
+      res_ = fm::sum_over_faces(layout_, interior, *with_pressure_, fm::on("wall", wall),
                                 fm::on("farfield", far));
     } else {
-      fm::scatter_faces(res_, *plain_, faces_, fm::antisymmetric(interior), fm::on("wall", wall),
+      fm::scatter_faces(res_, *plain_, fm::antisymmetric(interior), fm::on("wall", wall),
                         fm::on("farfield", far));
     }
   }
 
   constants k_;
-  MPI_Comm comm_;
-  fm::face_set faces_;
+  fm::distributed_layout layout_;
   face_form form_;
   fm::dist_function<state> q_, qold_, res_;
   fm::dist_function<double> adt_;
   std::optional<fm::dist_function<cell_data_with_pressure>> with_pressure_;  // gather
   std::optional<fm::dist_function<cell_data>> plain_;                        // scatter
-  fm::index_t global_cells_;
 };
 
 }  // namespace airfoil

@@ -34,23 +34,23 @@ struct settings {
   example::output_choice output;
 };
 
-fm::distributed_mesh load(MPI_Comm comm, const settings& s) {
+fm::distributed_layout load(MPI_Comm comm, const settings& s) {
   if (!s.mesh.empty()) return example::mesh_choice{.file = s.mesh}.load(comm);
   const fm::airfoil_options grid{.i = s.i, .j = s.j, .round_to_file_precision = !s.full_precision};
   return fm::distribute_generated(comm, [grid] { return fm::airfoil_grid(grid); });
 }
 
 // The mesh must be 2-D with boundary groups "wall" and "farfield" (and no other).
-void check_mesh(const fm::distributed_mesh& dm, const settings& s) {
+void check_mesh(const fm::distributed_layout& layout, const settings& s) {
   std::string failure;
-  const fm::mesh& m = dm.local.cells;
+  const fm::mesh& m = layout.local().cells;
   const std::string source = s.mesh.empty() ? "the built-in grid" : s.mesh;
   if (m.dimension != 2) {
     failure = source + " is " + std::to_string(m.dimension) + "-D; the Airfoil algorithm is 2-D";
   } else if (m.physical_id("wall", 1) == 0 || m.physical_id("farfield", 1) == 0) {
     failure = source + " needs boundary physical groups named \"wall\" and \"farfield\"";
   }
-  fm::mpi::agree(fm::mpi::communicator(dm.comm), failure);
+  fm::mpi::agree(fm::mpi::communicator(layout.comm()), failure);
 }
 
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
@@ -75,25 +75,23 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   if (s.form != "gather" && s.form != "scatter") {
     throw example::usage_error("euler: --form '" + s.form + "' is neither gather nor scatter");
   }
-  const fm::distributed_mesh dm = load(world, s);
-  check_mesh(dm, s);
-  int size = 1;
-  MPI_Comm_size(world, &size);
+  const fm::distributed_layout layout = load(world, s);
+  check_mesh(layout, s);
   if (rank == 0 && !s.output.quiet) {
-    std::printf("euler: %lld cells on %d rank(s), %s face loops, executor %s\n",
-                static_cast<long long>(dm.global_cells), size, s.form.c_str(),
-                fm::default_executor().name().c_str());
+    std::printf("euler: %lld cells on %d rank(s) x %d thread(s), %s face loops, executor %s\n",
+                static_cast<long long>(layout.global_cells()), layout.size(),
+                fm::exec::threads_target(), s.form.c_str(), fm::default_executor().name().c_str());
   }
   airfoil::solver solver(
-      dm, s.form == "gather" ? airfoil::face_form::gather : airfoil::face_form::scatter,
+      layout, s.form == "gather" ? airfoil::face_form::gather : airfoil::face_form::scatter,
       s.float_constants ? airfoil::constants::classic_float() : airfoil::constants::exact());
   MPI_Barrier(world);
   const auto start = std::chrono::steady_clock::now();
   // Output: the conserved variables and the pressure, every --output-every iterations.
-  example::field_writer writer(s.output, "euler", dm);
-  fm::dist_function<double> p(world, dm.local, "pressure");
+  example::field_writer writer(s.output, "euler", layout);
+  fm::dist_function<double> p(layout, "pressure");
   auto write = [&](int iteration) {
-    p = fm::zip_with(airfoil::pressure{solver.settings().gm1}, solver.q().local());
+    p = fm::zip_with(airfoil::pressure{solver.settings().gm1}, solver.q());
     writer.write(static_cast<double>(iteration), solver.q(), p);
   };
   write(0);
@@ -119,7 +117,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   if (rank == 0 && !s.output.quiet && s.iterations > 0) {
     std::printf("euler: %.3f ms per iteration, %.3g cell updates per second\n",
                 1e3 * seconds / s.iterations,
-                2.0 * static_cast<double>(dm.global_cells) * s.iterations / seconds);
+                2.0 * static_cast<double>(layout.global_cells()) * s.iterations / seconds);
     // All the digits, for ci/validate-airfoil.
     if (last_printed > 0)
       std::printf("euler: rms at iteration %d = %.12e\n", last_printed, last_rms);

@@ -152,16 +152,16 @@ double exact(const std::array<double, 3>& x, int dimension, double kappa, double
 // One solve; returns the L2 error against the manufactured solution (or 0).
 double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_choice& mesh,
              bool last) {
-  const fm::distributed_mesh dm = mesh.load(comm);
-  const fm::face_set faces = fm::face_set_for(dm);
+  const fm::distributed_layout layout = mesh.load(comm);
+  const fm::face_set& faces = layout.faces();
   const boundary_table boundary = boundary_conditions(faces, s);
-  const int dimension = dm.local.cells.dimension;
-  const fm::index_t owned = dm.local.owned_count;
+  const int dimension = layout.local().cells.dimension;
+  const fm::index_t owned = layout.owned_count();
 
-  const fm::grid_function<double> volume = faces.volume_function();
-  fm::dist_function<double> u(comm, dm.local, "u");
+  const fm::grid_function<double>& volume = layout.volume();
+  fm::dist_function<double> u(layout, "u");
   {
-    auto w = u.local().write();
+    auto w = u.write();
     for (fm::index_t c = 0; c < owned; ++c) {
       w[c] = s.manufactured
                  ? exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, 0.0)
@@ -174,33 +174,33 @@ double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_cho
   };
   // Explicit stability: dt <= cfl * min over cells of V / (sum of kappa A / d).
   // (stiffness reads only the faces: the cell value it is given is a constant.)
-  const double dt = s.cfl * fm::global_min(comm, volume / fm::sum_over_cell_faces(
-                                                              faces, stiffness{s.kappa}, 0.0));
+  const double dt = s.cfl * fm::global_min(layout, volume / fm::sum_over_cell_faces(
+                                                                faces, stiffness{s.kappa}, 0.0));
   if (rank == 0 && !s.output.quiet) {
     std::printf("heat: %s, %lld cells on %d rank(s), %s, dt %.3g, t_end %g\n",
-                mesh.describe().c_str(), static_cast<long long>(dm.global_cells), dm.size,
-                s.scheme.c_str(), dt, s.t_end);
+                mesh.describe().c_str(), static_cast<long long>(layout.global_cells()),
+                layout.size(), s.scheme.c_str(), dt, s.t_end);
   }
-  example::field_writer writer(s.output, "heat", dm);
+  example::field_writer writer(s.output, "heat", layout);
   auto output = [&](const fm::time::step_info& step) {
     if (last) writer.write(step.t, u);
   };
-  example::run_to(s.scheme, s.t_end, dt, s.output, comm, u, rhs, output);
+  example::run_to(s.scheme, s.t_end, dt, s.output, u, rhs, output);
   if (last) writer.finish(u);
   // Every digit of a reproducible sum: equal on any rank count (the gather form is).
-  const double total = fm::global_sum(comm, volume * u.local(), {.reproducible = true});
+  const double total = fm::global_sum(volume * u, {.reproducible = true});
   if (rank == 0) std::printf("heat: sum of V u at t_end = %.17e\n", total);
   if (!s.manufactured) return 0.0;
   // L2 error: sqrt(sum V (u - exact(centroid, t_end))^2) over owned cells.
-  fm::grid_function<double> reference(owned, dm.local.halo_count(), "exact");
+  fm::grid_function<double> reference(owned, layout.total_count() - owned, "exact");
   {
     auto r = reference.write();
     for (fm::index_t c = 0; c < owned; ++c) {
       r[c] = exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, s.t_end);
     }
   }
-  const auto difference = u.local() - reference;
-  return std::sqrt(fm::global_sum(comm, volume * difference * difference));
+  const auto difference = u - reference;
+  return std::sqrt(fm::global_sum(volume * difference * difference));
 }
 
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/geometry.hpp>
@@ -80,18 +80,18 @@ inline fm::mesh box() {
 
 // A distributed quad box, u = a smooth field on the owned cells (halo stale), on `world`.
 struct setup {
-  fm::distributed_mesh dm = fm::distribute_generated(MPI_COMM_WORLD, box);
-  fm::face_set faces{dm.local};
-  fm::dist_function<double> u{MPI_COMM_WORLD, dm.local, "u"};
-  fm::dist_function<double> w{MPI_COMM_WORLD, dm.local, "w"};
-  fm::dist_function<double> out{MPI_COMM_WORLD, dm.local, "out"};
+  fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, box);
+  const fm::local_mesh& local = layout.local();
+  const fm::face_set& faces = layout.faces();
+  fm::dist_function<double> u{layout, "u"};
+  fm::dist_function<double> w{layout, "w"};
+  fm::dist_function<double> out{layout, "out"};
 
   setup() {
-    const fm::mesh_geometry g =
-        fm::compute_geometry(dm.local.cells, fm::build_faces(dm.local.cells));
-    auto a = u.local().write();
-    auto b = w.local().write();
-    for (fm::index_t c = 0; c < dm.local.owned_count; ++c) {
+    const fm::mesh_geometry g = fm::compute_geometry(local.cells, fm::build_faces(local.cells));
+    auto a = u.write();
+    auto b = w.write();
+    for (fm::index_t c = 0; c < local.owned_count; ++c) {
       const auto& x = g.cell_centroid[static_cast<std::size_t>(c)];
       a[c] = std::sin(3 * x[0]) + std::cos(2 * x[1]);
       b[c] = x[0] * x[1];
@@ -104,7 +104,7 @@ struct setup {
   }
   std::vector<double> owned(const fm::dist_function<double>& f) const {
     const std::vector<double> all = f.local().to_vector();
-    return {all.begin(), all.begin() + dm.local.owned_count};
+    return {all.begin(), all.begin() + local.owned_count};
   }
 };
 
@@ -116,158 +116,158 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
 
 }  // namespace face_cases
 
-#define FUNCMESH_FACE_LOOP_CASES(fixture)                                                          \
-  TEST_P(fixture, gather_is_bitwise_the_serial_oracle_and_scatter_agrees) {                        \
-    face_cases::setup s;                                                                           \
-    namespace fm = funcmesh;                                                                       \
-    std::vector<double> oracle;                                                                    \
-    {                                                                                              \
-      fm::scoped_executor serial(fm::executor::serial());                                          \
-      fm::gather_faces(s.out, s.u, s.faces, face_cases::flux{}, fm::on("left", face_cases::hot{}), \
-                       fm::on("right", face_cases::hot{}), fm::on("bottom", face_cases::wall{}),   \
-                       fm::on("top", face_cases::wall{}));                                         \
-      oracle = s.owned(s.out);                                                                     \
-    }                                                                                              \
-    s.out = s.sum(face_cases::flux{});                                                             \
-    EXPECT_EQ(face_cases::bits(s.owned(s.out)), face_cases::bits(oracle));                         \
-    fm::scatter_faces(s.out, s.u, s.faces, face_cases::flux{}, fm::on("left", face_cases::hot{}),  \
-                      fm::on("right", face_cases::hot{}), fm::on("bottom", face_cases::wall{}),    \
-                      fm::on("top", face_cases::wall{}));                                          \
-    const std::vector<double> scattered = s.owned(s.out);                                          \
-    double scale = 0;                                                                              \
-    for (const double x : oracle) scale = std::max(scale, std::abs(x));                            \
-    ASSERT_GT(scale, 0.0);                                                                         \
-    for (std::size_t c = 0; c < oracle.size(); ++c) {                                              \
-      EXPECT_NEAR(scattered[c], oracle[c], 1e-12 * scale) << "cell " << c;                         \
-    }                                                                                              \
-  }                                                                                                \
-                                                                                                   \
-  TEST_P(fixture, halo_values_equal_their_owners_after_an_exchange_on_the_executor) {              \
-    face_cases::setup s;                                                                           \
-    namespace fm = funcmesh;                                                                       \
-    fm::dist_function<fm::index_t> id(MPI_COMM_WORLD, s.dm.local, "id");                           \
-    {                                                                                              \
-      auto g = id.local().write();                                                                 \
-      for (fm::index_t c = 0; c < s.dm.local.owned_count; ++c) {                                   \
-        g[c] = s.dm.local.global_cell[static_cast<std::size_t>(c)];                                \
-      }                                                                                            \
-    }                                                                                              \
-    /* Written where the executor runs (on the device for cuda), then exchanged. */                \
-    s.w = fm::zip_with(face_cases::of_id{}, id.local());                                           \
-    fm::dist_function<face_cases::vec2> q(MPI_COMM_WORLD, s.dm.local, "q");                        \
-    q = fm::zip_with(face_cases::pair_up{}, s.w.local(), s.w.local() * -3.0);                      \
-    s.w.exchange();                                                                                \
-    q.exchange();                                                                                  \
-    const auto values = s.w.local().to_vector();                                                   \
-    const auto pairs = q.local().to_vector();                                                      \
-    for (fm::index_t c = s.dm.local.owned_count; c < s.w.local().total_size(); ++c) {              \
-      const auto k = static_cast<std::size_t>(c);                                                  \
-      const double expected = face_cases::of_id{}(s.dm.local.global_cell[k]);                      \
-      EXPECT_EQ(values[k], expected) << "halo cell " << c;                                         \
-      EXPECT_EQ(pairs[k][0], expected) << "halo cell " << c;                                       \
-      EXPECT_EQ(pairs[k][1], -3.0 * expected) << "halo cell " << c;                                \
-    }                                                                                              \
-  }                                                                                                \
-                                                                                                   \
-  TEST_P(fixture, vector_values_component_zero_is_the_scalar_loop) {                               \
-    face_cases::setup s;                                                                           \
-    namespace fm = funcmesh;                                                                       \
-    fm::dist_function<face_cases::vec2> q(MPI_COMM_WORLD, s.dm.local, "q");                        \
-    fm::dist_function<face_cases::vec2> r(MPI_COMM_WORLD, s.dm.local, "r");                        \
-    q = fm::zip_with(face_cases::pair_up{}, s.u.local(), s.w.local());                             \
-    fm::gather_faces(r, q, s.faces, face_cases::flux2{}, fm::on("left", face_cases::hot2{}),       \
-                     fm::on("right", face_cases::hot2{}), fm::on("bottom", face_cases::wall2{}),   \
-                     fm::on("top", face_cases::wall2{}));                                          \
-    s.out = s.sum(face_cases::flux{});                                                             \
-    const auto scalar = s.owned(s.out);                                                            \
-    const auto both = r.local().to_vector();                                                       \
-    for (std::size_t c = 0; c < scalar.size(); ++c) {                                              \
-      EXPECT_EQ(both[c][0], scalar[c]) << "cell " << c;                                            \
-    }                                                                                              \
-    fm::dist_function<face_cases::vec2> t(MPI_COMM_WORLD, s.dm.local, "t");                        \
-    fm::scatter_faces(t, q, s.faces, face_cases::flux2{}, fm::on("left", face_cases::hot2{}),      \
-                      fm::on("right", face_cases::hot2{}), fm::on("bottom", face_cases::wall2{}),  \
-                      fm::on("top", face_cases::wall2{}));                                         \
-    const auto scattered = t.local().to_vector();                                                  \
-    for (std::size_t c = 0; c < scalar.size(); ++c) {                                              \
-      EXPECT_NEAR(scattered[c][1], both[c][1], 1e-12) << "cell " << c;                             \
-    }                                                                                              \
-  }                                                                                                \
-                                                                                                   \
-  TEST_P(fixture, face_sums_compose_exchange_only_when_stale_and_refuse_aliasing) {                \
-    face_cases::setup s;                                                                           \
-    namespace fm = funcmesh;                                                                       \
-    const auto before = s.u.exchange_count();                                                      \
-    s.out = s.sum(face_cases::flux{});                                                             \
-    EXPECT_EQ(s.u.exchange_count(), before + 1) << "the stale halo of u is exchanged once";        \
-    const auto plain = s.owned(s.out);                                                             \
-    s.w = 2.0 * s.sum(face_cases::flux{}) + s.u.local();                                           \
-    EXPECT_EQ(s.u.exchange_count(), before + 1) << "a fresh halo is not exchanged again";          \
-    const auto composed = s.owned(s.w);                                                            \
-    const auto u = s.owned(s.u);                                                                   \
-    for (std::size_t c = 0; c < plain.size(); ++c) {                                               \
-      EXPECT_EQ(composed[c], 2.0 * plain[c] + u[c]) << "cell " << c;                               \
-    }                                                                                              \
-    const double local_total = fm::sum(s.sum(face_cases::flux{}));                                 \
-    double expected = 0;                                                                           \
-    for (const double x : plain) expected += x;                                                    \
-    EXPECT_NEAR(local_total, expected, 1e-10 * (1 + std::abs(expected)));                          \
-    EXPECT_THROW(s.u = s.sum(face_cases::flux{}), fm::aliasing_error);                             \
-  }                                                                                                \
-                                                                                                   \
-  TEST_P(fixture, on_other_groups_serves_every_group_not_named) {                                  \
-    face_cases::setup s;                                                                           \
-    namespace fm = funcmesh;                                                                       \
-    s.out = s.sum(face_cases::flux{});                                                             \
-    const auto named = s.owned(s.out);                                                             \
-    s.w = fm::sum_over_faces(                                                                      \
-        s.faces, face_cases::flux{}, s.u, fm::on("left", face_cases::hot{}),                       \
-        fm::on_other_groups(face_cases::hot_on_group{s.faces.physical_id("right")}));              \
-    EXPECT_EQ(face_cases::bits(s.owned(s.w)), face_cases::bits(named));                            \
-    EXPECT_THROW((void)fm::sum_over_faces(s.faces, face_cases::flux{}, s.u,                        \
-                                          fm::on_other_groups(face_cases::wall{}),                 \
-                                          fm::on_other_groups(face_cases::wall{})),                \
-                 fm::error);                                                                       \
-  }                                                                                                \
-                                                                                                   \
-  TEST_P(fixture, antisymmetric_scatter_and_cell_face_sums) {                                      \
-    face_cases::setup s;                                                                           \
-    namespace fm = funcmesh;                                                                       \
-    s.out = s.sum(face_cases::flux{});                                                             \
-    const auto gathered = s.owned(s.out);                                                          \
-    /* flux{} is conservative: flux(r, l, -n) == -flux(l, r, n). */                                \
-    fm::scatter_faces(s.w, s.u, s.faces, fm::antisymmetric(face_cases::flux{}),                    \
-                      fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),       \
-                      fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));    \
-    const auto once = s.owned(s.w);                                                                \
-    for (std::size_t c = 0; c < gathered.size(); ++c) {                                            \
-      EXPECT_NEAR(once[c], gathered[c], 1e-12) << "cell " << c;                                    \
-    }                                                                                              \
-    const auto before = s.u.exchange_count();                                                      \
-    s.u = 1.5;                                                                                     \
-    s.w = fm::sum_over_cell_faces(s.faces, face_cases::times_area{}, s.u);                         \
-    EXPECT_EQ(s.u.exchange_count(), before) << "own values only: no halo exchange";                \
-    const auto perimeter = s.owned(s.w);                                                           \
-    for (fm::index_t c = 0; c < s.faces.owned_count(); ++c) {                                      \
-      double expected = 0;                                                                         \
-      for (const fm::index_t f : s.faces.faces_of(c)) expected += 1.5 * s.faces.view(f).area;      \
-      EXPECT_EQ(perimeter[static_cast<std::size_t>(c)], expected) << "cell " << c;                 \
-    }                                                                                              \
-  }                                                                                                \
-                                                                                                   \
-  TEST_P(fixture, scatter_in_small_coloured_blocks_agrees_with_gather) {                           \
-    face_cases::setup s;                                                                           \
-    namespace fm = funcmesh;                                                                       \
-    s.out = s.sum(face_cases::flux{});                                                             \
-    const auto gathered = s.owned(s.out);                                                          \
-    /* Blocks of 7 faces: many blocks and colours, so threads share every colour. */               \
-    const fm::face_set small_blocks(s.dm.local, 7);                                                \
-    ASSERT_GE(small_blocks.blocks.colour_count(), 2);                                              \
-    fm::scatter_faces(s.w, s.u, small_blocks, face_cases::flux{},                                  \
-                      fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),       \
-                      fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));    \
-    const auto scattered = s.owned(s.w);                                                           \
-    for (std::size_t c = 0; c < gathered.size(); ++c) {                                            \
-      EXPECT_NEAR(scattered[c], gathered[c], 1e-12) << "cell " << c;                               \
-    }                                                                                              \
+#define FUNCMESH_FACE_LOOP_CASES(fixture)                                                         \
+  TEST_P(fixture, gather_is_bitwise_the_serial_oracle_and_scatter_agrees) {                       \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    std::vector<double> oracle;                                                                   \
+    {                                                                                             \
+      fm::scoped_executor serial(fm::executor::serial());                                         \
+      fm::gather_faces(s.out, s.u, face_cases::flux{}, fm::on("left", face_cases::hot{}),         \
+                       fm::on("right", face_cases::hot{}), fm::on("bottom", face_cases::wall{}),  \
+                       fm::on("top", face_cases::wall{}));                                        \
+      oracle = s.owned(s.out);                                                                    \
+    }                                                                                             \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    EXPECT_EQ(face_cases::bits(s.owned(s.out)), face_cases::bits(oracle));                        \
+    fm::scatter_faces(s.out, s.u, face_cases::flux{}, fm::on("left", face_cases::hot{}),          \
+                      fm::on("right", face_cases::hot{}), fm::on("bottom", face_cases::wall{}),   \
+                      fm::on("top", face_cases::wall{}));                                         \
+    const std::vector<double> scattered = s.owned(s.out);                                         \
+    double scale = 0;                                                                             \
+    for (const double x : oracle) scale = std::max(scale, std::abs(x));                           \
+    ASSERT_GT(scale, 0.0);                                                                        \
+    for (std::size_t c = 0; c < oracle.size(); ++c) {                                             \
+      EXPECT_NEAR(scattered[c], oracle[c], 1e-12 * scale) << "cell " << c;                        \
+    }                                                                                             \
+  }                                                                                               \
+                                                                                                  \
+  TEST_P(fixture, halo_values_equal_their_owners_after_an_exchange_on_the_executor) {             \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    fm::dist_function<fm::index_t> id(s.layout, "id");                                            \
+    {                                                                                             \
+      auto g = id.write();                                                                        \
+      for (fm::index_t c = 0; c < s.local.owned_count; ++c) {                                     \
+        g[c] = s.local.global_cell[static_cast<std::size_t>(c)];                                  \
+      }                                                                                           \
+    }                                                                                             \
+    /* Written where the executor runs (on the device for cuda), then exchanged. */               \
+    s.w = fm::zip_with(face_cases::of_id{}, id);                                                  \
+    fm::dist_function<face_cases::vec2> q(s.layout, "q");                                         \
+    q = fm::zip_with(face_cases::pair_up{}, s.w, s.w * -3.0);                                     \
+    s.w.exchange();                                                                               \
+    q.exchange();                                                                                 \
+    const auto values = s.w.local().to_vector();                                                  \
+    const auto pairs = q.local().to_vector();                                                     \
+    for (fm::index_t c = s.local.owned_count; c < s.w.local().total_size(); ++c) {                \
+      const auto k = static_cast<std::size_t>(c);                                                 \
+      const double expected = face_cases::of_id{}(s.local.global_cell[k]);                        \
+      EXPECT_EQ(values[k], expected) << "halo cell " << c;                                        \
+      EXPECT_EQ(pairs[k][0], expected) << "halo cell " << c;                                      \
+      EXPECT_EQ(pairs[k][1], -3.0 * expected) << "halo cell " << c;                               \
+    }                                                                                             \
+  }                                                                                               \
+                                                                                                  \
+  TEST_P(fixture, vector_values_component_zero_is_the_scalar_loop) {                              \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    fm::dist_function<face_cases::vec2> q(s.layout, "q");                                         \
+    fm::dist_function<face_cases::vec2> r(s.layout, "r");                                         \
+    q = fm::zip_with(face_cases::pair_up{}, s.u, s.w);                                            \
+    fm::gather_faces(r, q, face_cases::flux2{}, fm::on("left", face_cases::hot2{}),               \
+                     fm::on("right", face_cases::hot2{}), fm::on("bottom", face_cases::wall2{}),  \
+                     fm::on("top", face_cases::wall2{}));                                         \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    const auto scalar = s.owned(s.out);                                                           \
+    const auto both = r.local().to_vector();                                                      \
+    for (std::size_t c = 0; c < scalar.size(); ++c) {                                             \
+      EXPECT_EQ(both[c][0], scalar[c]) << "cell " << c;                                           \
+    }                                                                                             \
+    fm::dist_function<face_cases::vec2> t(s.layout, "t");                                         \
+    fm::scatter_faces(t, q, face_cases::flux2{}, fm::on("left", face_cases::hot2{}),              \
+                      fm::on("right", face_cases::hot2{}), fm::on("bottom", face_cases::wall2{}), \
+                      fm::on("top", face_cases::wall2{}));                                        \
+    const auto scattered = t.local().to_vector();                                                 \
+    for (std::size_t c = 0; c < scalar.size(); ++c) {                                             \
+      EXPECT_NEAR(scattered[c][1], both[c][1], 1e-12) << "cell " << c;                            \
+    }                                                                                             \
+  }                                                                                               \
+                                                                                                  \
+  TEST_P(fixture, face_sums_compose_exchange_only_when_stale_and_refuse_aliasing) {               \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    const auto before = s.u.exchange_count();                                                     \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    EXPECT_EQ(s.u.exchange_count(), before + 1) << "the stale halo of u is exchanged once";       \
+    const auto plain = s.owned(s.out);                                                            \
+    s.w = 2.0 * s.sum(face_cases::flux{}) + s.u;                                                  \
+    EXPECT_EQ(s.u.exchange_count(), before + 1) << "a fresh halo is not exchanged again";         \
+    const auto composed = s.owned(s.w);                                                           \
+    const auto u = s.owned(s.u);                                                                  \
+    for (std::size_t c = 0; c < plain.size(); ++c) {                                              \
+      EXPECT_EQ(composed[c], 2.0 * plain[c] + u[c]) << "cell " << c;                              \
+    }                                                                                             \
+    const double local_total = fm::sum(s.sum(face_cases::flux{}));                                \
+    double expected = 0;                                                                          \
+    for (const double x : plain) expected += x;                                                   \
+    EXPECT_NEAR(local_total, expected, 1e-10 * (1 + std::abs(expected)));                         \
+    EXPECT_THROW(s.u = s.sum(face_cases::flux{}), fm::aliasing_error);                            \
+  }                                                                                               \
+                                                                                                  \
+  TEST_P(fixture, on_other_groups_serves_every_group_not_named) {                                 \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    const auto named = s.owned(s.out);                                                            \
+    s.w = fm::sum_over_faces(                                                                     \
+        s.faces, face_cases::flux{}, s.u, fm::on("left", face_cases::hot{}),                      \
+        fm::on_other_groups(face_cases::hot_on_group{s.faces.physical_id("right")}));             \
+    EXPECT_EQ(face_cases::bits(s.owned(s.w)), face_cases::bits(named));                           \
+    EXPECT_THROW((void)fm::sum_over_faces(s.faces, face_cases::flux{}, s.u,                       \
+                                          fm::on_other_groups(face_cases::wall{}),                \
+                                          fm::on_other_groups(face_cases::wall{})),               \
+                 fm::error);                                                                      \
+  }                                                                                               \
+                                                                                                  \
+  TEST_P(fixture, antisymmetric_scatter_and_cell_face_sums) {                                     \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    const auto gathered = s.owned(s.out);                                                         \
+    /* flux{} is conservative: flux(r, l, -n) == -flux(l, r, n). */                               \
+    fm::scatter_faces(s.w, s.u, fm::antisymmetric(face_cases::flux{}),                            \
+                      fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),      \
+                      fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));   \
+    const auto once = s.owned(s.w);                                                               \
+    for (std::size_t c = 0; c < gathered.size(); ++c) {                                           \
+      EXPECT_NEAR(once[c], gathered[c], 1e-12) << "cell " << c;                                   \
+    }                                                                                             \
+    const auto before = s.u.exchange_count();                                                     \
+    s.u = 1.5;                                                                                    \
+    s.w = fm::sum_over_cell_faces(s.faces, face_cases::times_area{}, s.u);                        \
+    EXPECT_EQ(s.u.exchange_count(), before) << "own values only: no halo exchange";               \
+    const auto perimeter = s.owned(s.w);                                                          \
+    for (fm::index_t c = 0; c < s.faces.owned_count(); ++c) {                                     \
+      double expected = 0;                                                                        \
+      for (const fm::index_t f : s.faces.faces_of(c)) expected += 1.5 * s.faces.view(f).area;     \
+      EXPECT_EQ(perimeter[static_cast<std::size_t>(c)], expected) << "cell " << c;                \
+    }                                                                                             \
+  }                                                                                               \
+                                                                                                  \
+  TEST_P(fixture, scatter_in_small_coloured_blocks_agrees_with_gather) {                          \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    const auto gathered = s.owned(s.out);                                                         \
+    /* Blocks of 7 faces: many blocks and colours, so threads share every colour. */              \
+    const fm::face_set small_blocks(s.local, 7);                                                  \
+    ASSERT_GE(small_blocks.blocks.colour_count(), 2);                                             \
+    fm::scatter_faces(s.w, s.u, small_blocks, face_cases::flux{},                                 \
+                      fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),      \
+                      fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));   \
+    const auto scattered = s.owned(s.w);                                                          \
+    for (std::size_t c = 0; c < gathered.size(); ++c) {                                           \
+      EXPECT_NEAR(scattered[c], gathered[c], 1e-12) << "cell " << c;                              \
+    }                                                                                             \
   }

@@ -12,7 +12,7 @@
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/geometry.hpp>
@@ -41,14 +41,14 @@ std::vector<std::string> walls(int dimension) {
   return {"front", "back", "bottom", "top"};
 }
 
-// out = the face loop (gather or scatter) of u = field(centroid) on local mesh m.
+// out = the face loop (gather or scatter) of u = field(centroid) on the layout's part.
 template <bool gather>
-std::vector<double> run(MPI_Comm comm, const fm::local_mesh& m) {
-  const fm::face_set faces(m);
-  fm::dist_function<double> u(comm, m), out(comm, m);
+std::vector<double> run(const fm::distributed_layout& layout) {
+  const fm::local_mesh& m = layout.local();
+  fm::dist_function<double> u(layout), out(layout);
   const fm::mesh_geometry g = fm::compute_geometry(m.cells, fm::build_faces(m.cells));
   {
-    auto w = u.local().write();
+    auto w = u.write();
     for (fm::index_t c = 0; c < m.owned_count; ++c) {
       w[c] = field(g.cell_centroid[static_cast<std::size_t>(c)]);
     }
@@ -56,9 +56,9 @@ std::vector<double> run(MPI_Comm comm, const fm::local_mesh& m) {
   const auto b = walls(m.cells.dimension);
   auto loop = [&](auto&&... walled) {
     if constexpr (gather) {
-      fm::gather_faces(out, u, faces, flux, fm::on("left", hot), fm::on("right", cold), walled...);
+      fm::gather_faces(out, u, flux, fm::on("left", hot), fm::on("right", cold), walled...);
     } else {
-      fm::scatter_faces(out, u, faces, flux, fm::on("left", hot), fm::on("right", cold), walled...);
+      fm::scatter_faces(out, u, flux, fm::on("left", hot), fm::on("right", cold), walled...);
     }
   };
   if (b.size() == 2) {
@@ -114,14 +114,15 @@ struct face_loops : ::testing::TestWithParam<int> {
 
 TEST_P(face_loops, gather_matches_global_loop_and_one_part_bitwise_scatter_agrees) {
   const fm::mesh global = generate()();
-  const fm::distributed_mesh d = fm::distribute_generated(MPI_COMM_WORLD, generate());
-  const fm::local_mesh& m = d.local;
-  const std::vector<double> gathered = run<true>(MPI_COMM_WORLD, m);
-  const std::vector<double> scattered = run<false>(MPI_COMM_WORLD, m);
+  const fm::distributed_layout d = fm::distribute_generated(MPI_COMM_WORLD, generate());
+  const fm::local_mesh& m = d.local();
+  const std::vector<double> gathered = run<true>(d);
+  const std::vector<double> scattered = run<false>(d);
 
-  const std::vector<int> one(static_cast<std::size_t>(global.cell_count()), 0);
-  const fm::local_mesh whole = fm::build_local_mesh(global, one, 1, 0);
-  const std::vector<double> single = run<true>(MPI_COMM_SELF, whole);
+  // The whole mesh as one part, on this rank alone.
+  const fm::distributed_layout alone = fm::distribute_generated(MPI_COMM_SELF, generate());
+  const fm::local_mesh& whole = alone.local();
+  const std::vector<double> single = run<true>(alone);
   const std::vector<double> reference = plain(global);
 
   double scale = 0;
@@ -138,25 +139,29 @@ TEST_P(face_loops, gather_matches_global_loop_and_one_part_bitwise_scatter_agree
 }
 
 TEST_P(face_loops, missing_boundary_flux_names_the_group) {
-  const fm::distributed_mesh d = fm::distribute_generated(MPI_COMM_WORLD, generate());
-  const fm::face_set faces(d.local);
-  fm::dist_function<double> u(MPI_COMM_WORLD, d.local), out(MPI_COMM_WORLD, d.local);
+  const fm::distributed_layout d = fm::distribute_generated(MPI_COMM_WORLD, generate());
+  fm::dist_function<double> u(d), out(d);
   u = 1.0;
   try {
-    fm::gather_faces(out, u, faces, flux, fm::on("left", hot));
+    fm::gather_faces(out, u, flux, fm::on("left", hot));
     FAIL() << "expected funcmesh::error";
   } catch (const fm::error& e) {
     EXPECT_NE(std::string(e.what()).find("\"right\""), std::string::npos) << e.what();
   }
-  EXPECT_THROW(fm::scatter_faces(out, u, faces, flux, fm::on("lefty", hot)), fm::error);
+  EXPECT_THROW(fm::scatter_faces(out, u, flux, fm::on("lefty", hot)), fm::error);
+  EXPECT_THROW(fm::gather_faces(u, u, flux, fm::on_other_groups(wall)), fm::error);
+  // A function of another layout (the same mesh) is refused, on every rank alike.
+  const fm::distributed_layout other = fm::distribute_generated(MPI_COMM_WORLD, generate());
+  fm::dist_function<double> elsewhere(other, "elsewhere");
+  EXPECT_THROW(fm::gather_faces(elsewhere, u, flux, fm::on_other_groups(wall)), fm::error);
 }
 
 INSTANTIATE_TEST_SUITE_P(box, face_loops, ::testing::Values(2, 3));
 
 // A mesh whose "right" boundary lost its tags: only the parts touching it see untagged
-// faces, yet face_set_for fails on every rank with the same error (no rank is left alone
-// in a face loop's exchange).
-TEST(face_set_for, untagged_faces_in_one_part_fail_every_rank) {
+// faces, yet the layout's faces() fails on every rank with the same error (no rank is left
+// alone in a face loop's exchange).
+TEST(layout_faces, untagged_faces_in_one_part_fail_every_rank) {
   fm::mesh global = fm::box2d_quad(16, 8);
   const int right = global.physical_id("right", 1);
   fm::element_block kept;
@@ -167,16 +172,18 @@ TEST(face_set_for, untagged_faces_in_one_part_fail_every_rank) {
              global.boundary.physical[i]);
   }
   global.boundary = kept;
-  const fm::distributed_mesh d = fm::distribute(MPI_COMM_WORLD, global);
-  try {
-    (void)fm::face_set_for(d);
-    FAIL() << "expected an agreed error";
-  } catch (const fm::mpi::collective_error& e) {
-    EXPECT_NE(std::string(e.what()).find("untagged boundary"), std::string::npos) << e.what();
+  const fm::distributed_layout d = fm::distribute(MPI_COMM_WORLD, global);
+  for (int attempt = 0; attempt < 2; ++attempt) {  // and again: still agreed, still refused
+    try {
+      (void)d.faces();
+      FAIL() << "expected an agreed error";
+    } catch (const fm::mpi::collective_error& e) {
+      EXPECT_NE(std::string(e.what()).find("untagged boundary"), std::string::npos) << e.what();
+    }
   }
   // A tagged mesh passes.
-  const fm::distributed_mesh tagged = fm::distribute(MPI_COMM_WORLD, fm::box2d_quad(16, 8));
-  EXPECT_EQ(fm::face_set_for(tagged).untagged_boundary_faces(), 0);
+  const fm::distributed_layout tagged = fm::distribute(MPI_COMM_WORLD, fm::box2d_quad(16, 8));
+  EXPECT_EQ(tagged.faces().untagged_boundary_faces(), 0);
 }
 
 }  // namespace

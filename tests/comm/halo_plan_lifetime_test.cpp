@@ -1,7 +1,8 @@
-// Halo plans and their communicators: each plan holds its own duplicate, so plans of
-// different communicators are distinct, a freed communicator's cache entries go with it,
-// and a plan outlives the communicator it was built on. Plus the error paths: local
-// errors name the rank, and a failed start or wait (injected) abandons the plan cleanly.
+// Layouts, their halo plans and their communicators: each layout (and its plan) holds its
+// own duplicate, so layouts of different communicators are distinct, functions of two
+// layouts never meet in one expression, and a layout outlives the communicator it was
+// distributed over. Plus the error paths: local errors name the rank, and a failed start
+// or wait (injected) abandons the plan cleanly.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -12,6 +13,7 @@
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/framework.hpp>
@@ -20,29 +22,29 @@
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 
+#include "world.hpp"
+
 namespace fm = funcmesh;
 
 namespace {
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using test_support::world_rank;
+using test_support::world_size;
 std::string my_prefix() { return "rank " + std::to_string(world_rank()) + ": "; }
+
+fm::mesh small_box() { return fm::box2d_quad(12, 10); }
 
 // The same deterministic partition on every rank; this rank keeps its part.
 fm::local_mesh make_local() {
-  const fm::mesh global = fm::box2d_quad(12, 10);
+  const fm::mesh global = small_box();
   const int size = world_size();
   std::vector<int> part(static_cast<std::size_t>(global.cell_count()), 0);
   if (size > 1) part = fm::partition_mesh(global, size);
   return fm::build_local_mesh(global, part, size, world_rank());
+}
+
+fm::distributed_layout layout_on(MPI_Comm comm) {
+  return fm::distribute_generated(comm, small_box);
 }
 
 double value_of(fm::index_t global) { return 10.0 * static_cast<double>(global) + 0.25; }
@@ -69,71 +71,77 @@ MPI_Comm dup_world() {
   return c;
 }
 
-TEST(halo_plan_lifetime, each_communicator_has_its_own_plan_and_context) {
-  const fm::local_mesh m = make_local();
+TEST(layout_lifetime, each_layout_has_its_own_plan_and_context) {
   MPI_Comm dup = dup_world();
   MPI_Comm split = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, 0, world_rank(), &split);
   {
-    fm::dist_function<double> w(MPI_COMM_WORLD, m, "w"), d(dup, m, "d"), s(split, m, "s");
-    EXPECT_NE(&w.plan(), &d.plan());
-    EXPECT_NE(&w.plan(), &s.plan());
-    EXPECT_NE(&d.plan(), &s.plan());
-    EXPECT_EQ(fm::halo_plan_for(dup, m).get(), &d.plan()) << "cached per communicator";
-    for (const fm::halo_plan* p : {&w.plan(), &d.plan(), &s.plan()}) {
-      // Its own communicator: the same ranks in the same order, a different context.
-      int relation = MPI_UNEQUAL;
-      MPI_Comm_compare(p->comm(), MPI_COMM_WORLD, &relation);
-      EXPECT_EQ(relation, MPI_CONGRUENT);
+    const fm::distributed_layout lw = layout_on(MPI_COMM_WORLD), ld = layout_on(dup),
+                                 ls = layout_on(split);
+    fm::dist_function<double> w(lw, "w"), d(ld, "d"), s(ls, "s");
+    EXPECT_NE(&lw.halo(), &ld.halo());
+    EXPECT_NE(&lw.halo(), &ls.halo());
+    EXPECT_NE(&ld.halo(), &ls.halo());
+    for (const fm::distributed_layout* l : {&lw, &ld, &ls}) {
+      // Its own communicators: the same ranks in the same order, different contexts.
+      for (MPI_Comm c : {l->comm(), l->halo().comm()}) {
+        int relation = MPI_UNEQUAL;
+        MPI_Comm_compare(c, MPI_COMM_WORLD, &relation);
+        EXPECT_EQ(relation, MPI_CONGRUENT);
+      }
     }
     for (auto* u : {&w, &d, &s}) {
-      fill_owned(*u, m);
+      fill_owned(*u, u->layout().local());
       u->exchange();
-      expect_halo_filled(*u, m);
+      expect_halo_filled(*u, u->layout().local());
     }
-    // Proxies of functions on congruent plans may meet in one assignment.
-    fm::dist_function<double> sum(MPI_COMM_WORLD, m, "sum");
-    fill_owned(w, m);
-    fill_owned(d, m);
+    // Functions of two layouts (even of the same mesh) do not meet in one expression: the
+    // refusal names both, before any message.
+    fm::dist_function<double> sum(lw, "sum");
     const auto add = fm::_([](fm::proxy<const double> a, fm::proxy<const double> b, fm::index_t i) {
       return a[i] + b[i];
     });
-    sum = add / fm::pure(fm::pr(w)) * fm::pure(fm::pr(d)) * fm::index();
-    EXPECT_FALSE(w.halo_stale());
-    EXPECT_FALSE(d.halo_stale());
-    expect_halo_filled(d, m);
-    const auto r = sum.local().read();
-    for (fm::index_t i = 0; i < m.owned_count; ++i) {
-      ASSERT_EQ(r[i], 2.0 * value_of(m.global_cell[static_cast<std::size_t>(i)]));
+    w += 1.0;
+    try {
+      sum = add / fm::pure(fm::pr(w)) * fm::pure(fm::pr(d)) * fm::index();
+      ADD_FAILURE() << "no error";
+    } catch (const fm::error& e) {
+      const std::string message = e.what();
+      for (const std::string& part :
+           {std::string("'sum'"), std::string("'d'"), lw.describe(), ld.describe()}) {
+        EXPECT_NE(message.find(part), std::string::npos) << part << " in: " << message;
+      }
     }
+    EXPECT_TRUE(w.halo_stale()) << "refused before the exchange";
+    EXPECT_FALSE(lw.halo().in_flight());
+    EXPECT_THROW(sum = w + d, fm::error) << "own-index reads of another layout too";
   }
   MPI_Comm_free(&split);
   MPI_Comm_free(&dup);
 }
 
-TEST(halo_plan_lifetime, a_plan_outlives_the_communicator_it_was_built_on) {
-  const fm::local_mesh m = make_local();
+TEST(layout_lifetime, a_layout_outlives_the_communicator_it_was_distributed_over) {
   MPI_Comm first = dup_world();
   const MPI_Comm first_handle = first;
-  fm::dist_function<double> u(first, m, "u");
+  fm::dist_function<double> u(layout_on(first), "u");
+  const fm::local_mesh& m = u.layout().local();
   fill_owned(u, m);
-  MPI_Comm_free(&first);  // u's plan keeps its own duplicate
+  MPI_Comm_free(&first);  // u's layout keeps its own duplicate
   u.exchange();
   expect_halo_filled(u, m);
 
-  // A new communicator (perhaps at the freed handle's value) gets a new plan: the freed
-  // communicator's cache entries went with it.
+  // A new communicator (perhaps at the freed handle's value) gets a new layout and plan.
   MPI_Comm second = dup_world();
   if (world_rank() == 0 && second == first_handle) {
     std::printf("(the new communicator reuses the freed handle)\n");
   }
   {
-    fm::dist_function<double> v(second, m, "v");
-    EXPECT_NE(&v.plan(), &u.plan());
+    fm::dist_function<double> v(layout_on(second), "v");
+    EXPECT_NE(&v.layout().halo(), &u.layout().halo());
     fill_owned(v, m);
     v.exchange();
     expect_halo_filled(v, m);
-    // u still exchanges after v's plan came and went.
+    // u still exchanges after v's layout came and went.
     u += 1.0;
     u -= 1.0;
     u.exchange();
@@ -142,31 +150,29 @@ TEST(halo_plan_lifetime, a_plan_outlives_the_communicator_it_was_built_on) {
   MPI_Comm_free(&second);
 }
 
-TEST(halo_plan_lifetime, freed_communicator_then_new_one_gives_a_fresh_working_plan) {
-  const fm::local_mesh m = make_local();
-  std::weak_ptr<fm::halo_plan> old;
-  MPI_Comm c = dup_world();
-  {
-    auto plan = fm::halo_plan_for(c, m);
-    fm::dist_function<double> u(c, m, "u");
-    EXPECT_EQ(&u.plan(), plan.get());
-    old = plan;
-  }
-  EXPECT_TRUE(old.expired());
-  MPI_Comm_free(&c);
-  c = dup_world();
-  fm::dist_function<double> u(c, m, "u");
-  fill_owned(u, m);
-  u.exchange();
-  expect_halo_filled(u, m);
-  EXPECT_EQ(u.exchange_count(), 1u);
-  MPI_Comm_free(&c);  // u's plan keeps working on its own duplicate until u goes
+TEST(layout_lifetime, functions_share_the_layout_they_were_made_from) {
+  const fm::distributed_layout layout = layout_on(MPI_COMM_WORLD);
+  fm::dist_function<double> a(layout, "a"), b(layout, "b");
+  EXPECT_TRUE(a.layout() == layout);
+  EXPECT_TRUE(b.layout() == a.layout());
+  fm::dist_function<double> moved = std::move(a);
+  EXPECT_TRUE(moved.layout() == layout);
+  fill_owned(moved, layout.local());
+  const fm::dist_function<double> copy = moved;  // a deep copy, same layout
+  EXPECT_TRUE(copy.layout() == layout);
+  EXPECT_TRUE(copy.halo_stale()) << "moved's halo was dirty: so is the copy's";
+  moved.exchange();
+  const fm::dist_function<double> clean = moved;
+  EXPECT_FALSE(clean.halo_stale()) << "a clean halo is copied clean";
+  expect_halo_filled(clean, layout.local());
+  EXPECT_EQ(clean.exchange_count(), 0u);
 }
 
 TEST(halo_plan_errors, local_errors_name_the_rank) {
   EXPECT_EQ(fm::mpi::rank_prefix(), my_prefix());
-  const fm::local_mesh m = make_local();
-  auto plan = fm::halo_plan_for(MPI_COMM_WORLD, m);
+  const fm::distributed_layout layout = layout_on(MPI_COMM_WORLD);
+  const fm::local_mesh& m = layout.local();
+  fm::halo_plan* plan = &layout.halo();
   fm::grid_function<double> wrong(m.owned_count + 1, 0, "wrong");
   try {
     plan->exchange(wrong, sizeof(double));
@@ -207,11 +213,12 @@ class halo_plan_failure : public ::testing::TestWithParam<fm::detail::halo_failu
 
 TEST_P(halo_plan_failure, abandons_the_plan_and_names_rank_and_call) {
   if (world_size() == 1) GTEST_SKIP() << "no messages at one rank";
-  const fm::local_mesh m = make_local();
-  // Not from the cache: the plan is abandoned for good.
-  auto plan = std::make_shared<fm::halo_plan>(MPI_COMM_WORLD, m);
+  // A layout of its own: its plan is abandoned for good.
+  const fm::distributed_layout layout = layout_on(MPI_COMM_WORLD);
+  const fm::local_mesh& m = layout.local();
+  fm::halo_plan* plan = &layout.halo();
   ASSERT_GT(plan->neighbour_count(), 0u) << "every rank must use the injected failure";
-  fm::dist_function<double> u(plan, "u");
+  fm::dist_function<double> u(layout, "u");
   fill_owned(u, m);
   const bool start = GetParam() == fm::detail::halo_failure::start;
   fm::detail::inject_halo_failure_for_testing(GetParam());
@@ -236,8 +243,8 @@ TEST_P(halo_plan_failure, abandons_the_plan_and_names_rank_and_call) {
       EXPECT_NE(message.find("cannot exchange again"), std::string::npos) << message;
     }
   }
-  // Other plans of the same mesh still work; the injection was used up.
-  fm::dist_function<double> v(MPI_COMM_WORLD, m, "v");
+  // Other layouts of the same mesh still work; the injection was used up.
+  fm::dist_function<double> v(layout_on(MPI_COMM_WORLD), "v");
   fill_owned(v, m);
   v.exchange();
   expect_halo_filled(v, m);

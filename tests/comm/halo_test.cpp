@@ -1,6 +1,7 @@
 // Halo exchange and distributed grid functions at any rank count: halo values equal their
-// owners' values, exchanges happen only when stale, and a neighbour average computed with
-// split-phase overlap equals the one-rank result on the global mesh, bitwise.
+// owners' values, exchanges happen only when dirty (decided locally), and a neighbour
+// average computed with split-phase overlap equals the one-rank result on the global
+// mesh, bitwise.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include <funcmesh/comm/dist_function.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/framework.hpp>
 #include <funcmesh/func/function.hpp>
@@ -16,6 +18,8 @@
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 
+#include "world.hpp"
+
 namespace fm = funcmesh;
 
 namespace {
@@ -23,31 +27,21 @@ namespace {
 constexpr int max_neighbours = 4;  // quads and tetrahedra have four faces
 using neighbour_list = fm::vec<fm::index_t, max_neighbours>;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using test_support::world_rank;
+using test_support::world_size;
 
-struct setup {
-  fm::mesh global;
-  fm::local_mesh local;
-};
+fm::mesh make_mesh(bool tets) { return tets ? fm::box3d_tet(5, 4, 3) : fm::box2d_quad(16, 12); }
 
 // Every rank builds the same mesh and the same (deterministic) partition, then keeps its part.
-setup make_setup(bool tets) {
-  setup s{tets ? fm::box3d_tet(5, 4, 3) : fm::box2d_quad(16, 12), {}};
-  const int size = world_size();
-  std::vector<int> part(static_cast<std::size_t>(s.global.cell_count()), 0);
-  if (size > 1) part = fm::partition_mesh(s.global, size);
-  s.local = fm::build_local_mesh(s.global, part, size, world_rank());
-  return s;
-}
+struct setup_of {
+  explicit setup_of(bool tets)
+      : global(make_mesh(tets)),
+        layout(fm::distribute_generated(MPI_COMM_WORLD, [tets] { return make_mesh(tets); })),
+        local(layout.local()) {}
+  fm::mesh global;
+  fm::distributed_layout layout;
+  const fm::local_mesh& local;
+};
 
 double value_of(fm::index_t global) { return 1000.0 * static_cast<double>(global) + 0.5; }
 
@@ -107,11 +101,11 @@ fm::grid_function<neighbour_list> neighbour_field(const fm::local_mesh& m) {
 }
 
 TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
-  const setup s = make_setup(GetParam());
+  const setup_of s(GetParam());
   const fm::local_mesh& m = s.local;
-  fm::dist_function<double> u(MPI_COMM_WORLD, m, "u");
-  fm::dist_function<fm::vec<double, 3>> v(MPI_COMM_WORLD, m, "v");
-  EXPECT_EQ(&u.plan(), &v.plan()) << "one plan per local mesh, shared";
+  fm::dist_function<double> u(s.layout, "u");
+  fm::dist_function<fm::vec<double, 3>> v(s.layout, "v");
+  EXPECT_EQ(&u.layout().halo(), &v.layout().halo()) << "one plan per layout, shared";
   if (world_size() > 1) {
     EXPECT_GT(m.halo_count(), 0);
   }
@@ -136,11 +130,11 @@ TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
 }
 
 TEST_P(halo, several_fields_in_one_round) {
-  const setup s = make_setup(GetParam());
+  const setup_of s(GetParam());
   const fm::local_mesh& m = s.local;
-  auto plan = fm::halo_plan_for(MPI_COMM_WORLD, m);
-  fm::dist_function<double> a(plan, "a");
-  fm::dist_function<fm::vec<double, 2>> b(plan, "b");
+  fm::halo_plan* plan = &s.layout.halo();
+  fm::dist_function<double> a(s.layout, "a");
+  fm::dist_function<fm::vec<double, 2>> b(s.layout, "b");
   fill_owned(a, m, value_of);
   fill_owned(b, m, [](fm::index_t g) { return fm::vec<double, 2>{value_of(g), -value_of(g)}; });
   const auto rounds = plan->exchange_count();
@@ -159,9 +153,9 @@ TEST_P(halo, several_fields_in_one_round) {
 }
 
 TEST_P(halo, exchanges_only_when_stale) {
-  const setup s = make_setup(GetParam());
+  const setup_of s(GetParam());
   const fm::local_mesh& m = s.local;
-  fm::dist_function<double> u(MPI_COMM_WORLD, m, "u"), v(MPI_COMM_WORLD, m, "v");
+  fm::dist_function<double> u(s.layout, "u"), v(s.layout, "v");
   const auto nbr = neighbour_field(m);
   fill_owned(u, m, value_of);
   EXPECT_EQ(u.exchange_count(), 0u);
@@ -179,22 +173,23 @@ TEST_P(halo, exchanges_only_when_stale) {
   EXPECT_FALSE(u.halo_stale());
 }
 
-// A write on one rank only (boundary values set where a rank has them) makes the halo
-// stale everywhere: every rank takes part in the round, nobody waits forever, and the
-// neighbours of the changed cells see the new values.
-TEST_P(halo, a_write_on_one_rank_is_exchanged_by_all) {
-  const setup s = make_setup(GetParam());
+// A write on one rank only (boundary values set where a rank has them), followed by
+// mark_halo_stale() on every rank (the SPMD contract): every rank takes part in the round,
+// nobody waits forever, and the neighbours of the changed cells see the new values.
+TEST_P(halo, a_write_on_one_rank_then_mark_halo_stale_everywhere_is_exchanged_by_all) {
+  const setup_of s(GetParam());
   const fm::local_mesh& m = s.local;
-  fm::dist_function<double> u(MPI_COMM_WORLD, m, "u"), v(MPI_COMM_WORLD, m, "v");
+  fm::dist_function<double> u(s.layout, "u"), v(s.layout, "v");
   const auto nbr = neighbour_field(m);
   fill_owned(u, m, value_of);
   v = average / fm::pure(fm::pr(u)) * nbr;
   const auto rounds = u.exchange_count();
   if (world_rank() == 0) {
-    auto w = u.local().write();
+    auto w = u.write();
     for (fm::index_t c = 0; c < m.owned_count; ++c) w[c] += 1.0;
   }
-  v = average / fm::pure(fm::pr(u)) * nbr;  // stale on rank 0 only: a round for all
+  u.mark_halo_stale();                      // on every rank
+  v = average / fm::pure(fm::pr(u)) * nbr;  // dirty everywhere: a round for all
   EXPECT_EQ(u.exchange_count(), rounds + 1);
   // Halo copies of rank 0's cells carry the new values.
   const auto values = u.local().to_vector();
@@ -206,7 +201,7 @@ TEST_P(halo, a_write_on_one_rank_is_exchanged_by_all) {
 }
 
 TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
-  const setup s = make_setup(GetParam());
+  const setup_of s(GetParam());
   const fm::local_mesh& m = s.local;
   // One rank, global mesh, plain loops.
   const fm::index_t n = s.global.cell_count();
@@ -227,7 +222,7 @@ TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
     expected[c] = sum / count;
   }
 
-  fm::dist_function<double> u(MPI_COMM_WORLD, m, "u"), split(MPI_COMM_WORLD, m, "split");
+  fm::dist_function<double> u(s.layout, "u"), split(s.layout, "split");
   const auto nbr = neighbour_field(m);
   fill_owned(u, m, value_of);
   split = average / fm::pure(fm::pr(u)) * nbr;  // split phase: interior, exchange, boundary
@@ -244,25 +239,27 @@ TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
 }
 
 TEST_P(halo, aliasing_assignment_is_refused_before_any_message) {
-  const setup s = make_setup(GetParam());
-  fm::dist_function<double> u(MPI_COMM_WORLD, s.local, "u");
+  const setup_of s(GetParam());
+  fm::dist_function<double> u(s.layout, "u");
   fill_owned(u, s.local, value_of);
   auto left = fm::_([](fm::proxy<const double> p, fm::index_t i) { return p[i > 0 ? i - 1 : i]; });
   EXPECT_THROW(u = left / fm::pure(fm::pr(u)) * fm::index(), fm::aliasing_error);
   EXPECT_EQ(u.exchange_count(), 0u);
-  EXPECT_FALSE(u.plan().in_flight());
+  EXPECT_FALSE(u.layout().halo().in_flight());
 }
 
-TEST(halo_plan_cache, same_mesh_same_plan_and_released_when_unused) {
-  const setup s = make_setup(false);
-  std::weak_ptr<fm::halo_plan> first;
-  {
-    auto a = fm::halo_plan_for(MPI_COMM_WORLD, s.local);
-    auto b = fm::halo_plan_for(MPI_COMM_WORLD, s.local);
-    EXPECT_EQ(a, b);
-    first = a;
+TEST(halo_plan, a_layout_has_one_plan_that_lives_while_a_function_uses_it) {
+  fm::dist_function<double> kept = [] {
+    const setup_of s(false);
+    return fm::dist_function<double>(s.layout, "kept");
+  }();  // the layout handle is gone, the function keeps the layout alive
+  fill_owned(kept, kept.layout().local(), value_of);
+  kept.exchange();
+  const fm::local_mesh& m = kept.layout().local();
+  const auto r = kept.local().read();
+  for (fm::index_t i = m.owned_count; i < m.cells.cell_count(); ++i) {
+    ASSERT_EQ(r[i], value_of(m.global_cell[static_cast<std::size_t>(i)]));
   }
-  EXPECT_TRUE(first.expired());
 }
 
 INSTANTIATE_TEST_SUITE_P(meshes, halo, ::testing::Values(false, true),

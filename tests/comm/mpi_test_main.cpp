@@ -1,9 +1,36 @@
 // main() for GoogleTest programs run under mpirun: every rank runs every test, and the
-// program fails when any rank failed, so that ctest sees one verdict for the job.
+// program fails when any rank failed, so that ctest sees one verdict for the job. Rank 0
+// prints as usual; the other ranks print their failures only, each line prefixed by the
+// rank and the failing test's name.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdio>
+#include <string>
+
+namespace {
+
+class failures_only : public ::testing::EmptyTestEventListener {
+ public:
+  explicit failures_only(int rank) : rank_(rank) {}
+  // The name is kept here: asking the UnitTest for it while a result is being added would
+  // wait on the lock its caller holds.
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    name_ = std::string(test.test_suite_name()) + "." + test.name();
+  }
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (!result.failed()) return;
+    std::fprintf(stderr, "[rank %d] %s: %s:%d: %s\n", rank_, name_.c_str(),
+                 result.file_name() != nullptr ? result.file_name() : "?", result.line_number(),
+                 result.message());
+  }
+
+ private:
+  int rank_;
+  std::string name_ = "?";
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -11,9 +38,9 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   ::testing::InitGoogleTest(&argc, argv);
   if (rank != 0) {
-    // Other ranks report failures only, each line prefixed by the failing test's name.
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new failures_only(rank));
   }
   const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
   int failed_ranks = 0;

@@ -9,11 +9,12 @@
 #include <string>
 
 #include <funcmesh/comm/communicator.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/parallel_output.hpp>
 #include <funcmesh/comm/png_output.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 
+#include "../comm/world.hpp"
 #include "png_decode.hpp"
 
 namespace fm = funcmesh;
@@ -21,16 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using test_support::world_rank;
+using test_support::world_size;
 
 // Per rank count, so the 1- and 3-rank runs can go in parallel. Emptied by rank 0 at the
 // first call, so that read_vtk.py never reads a previous run's files.
@@ -54,16 +47,16 @@ fm::vec<double, 3> velocity_of(fm::index_t g) {
   return {{x, 2 * x + 1, -0.5 * x}};
 }
 
-void write_series(const fs::path& dir, const std::string& base, const fm::distributed_mesh& dm) {
-  fm::dist_function<double> u(dm.comm, dm.local, "u");
-  fm::dist_function<fm::vec<double, 3>> velocity(dm.comm, dm.local, "velocity_field");
+void write_series(const fs::path& dir, const std::string& base, const fm::distributed_layout& dm) {
+  fm::dist_function<double> u(dm, "u");
+  fm::dist_function<fm::vec<double, 3>> velocity(dm, "velocity_field");
   fm::vtk_series series(dir, base);
   for (double time : {0.0, 0.5}) {
     {
       auto uw = u.local().write();
       auto vw = velocity.local().write();
-      for (fm::index_t c = 0; c < dm.local.owned_count; ++c) {
-        const fm::index_t g = dm.local.global_cell[static_cast<std::size_t>(c)];
+      for (fm::index_t c = 0; c < dm.local().owned_count; ++c) {
+        const fm::index_t g = dm.local().global_cell[static_cast<std::size_t>(c)];
         uw[c] = u_of(g, time);
         vw[c] = velocity_of(g);
       }
@@ -72,8 +65,8 @@ void write_series(const fs::path& dir, const std::string& base, const fm::distri
     EXPECT_EQ(pvtu, dir / series.pvtu_name(series.steps_written() - 1));
   }
   EXPECT_EQ(series.steps_written(), 2);
-  EXPECT_TRUE(fs::exists(dir / series.piece_name(1, dm.rank)));
-  if (dm.rank == 0) {
+  EXPECT_TRUE(fs::exists(dir / series.piece_name(1, dm.rank())));
+  if (dm.rank() == 0) {
     EXPECT_TRUE(fs::exists(dir / (base + ".pvd")));
     EXPECT_TRUE(fs::exists(dir / (base + "_1.pvtu")));
   }
@@ -97,7 +90,7 @@ TEST(vtk_series, unwritable_directory_fails_on_every_rank_naming_it) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   const auto dm = fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(4, 4); });
-  fm::dist_function<double> u(dm.comm, dm.local, "u");
+  fm::dist_function<double> u(dm, "u");
   fm::vtk_series series(dir / "file" / "out", "s");
   try {
     series.write(0.0, dm, u);
@@ -107,11 +100,21 @@ TEST(vtk_series, unwritable_directory_fails_on_every_rank_naming_it) {
     EXPECT_NE(std::string(e.what()).find((dir / "file" / "out").string()), std::string::npos)
         << e.what();
   }
-  fm::dist_function<double> unnamed(dm.comm, dm.local);
+  fm::dist_function<double> unnamed(dm);
   EXPECT_THROW(fm::vtk_series(dir, "t").write(0.0, dm, unnamed), fm::mpi::collective_error);
   // The series' own arrays cannot be shadowed by a user field.
-  fm::dist_function<double> clash(dm.comm, dm.local, "partition");
+  fm::dist_function<double> clash(dm, "partition");
   EXPECT_THROW(fm::vtk_series(dir, "t").write(0.0, dm, clash), fm::mpi::collective_error);
+  // A field of another layout (here of the same mesh) is refused, naming it.
+  const auto other = fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(4, 4); });
+  fm::dist_function<double> elsewhere(other, "elsewhere");
+  try {
+    fm::vtk_series(dir, "t").write(0.0, dm, elsewhere);
+    ADD_FAILURE() << "no error";
+  } catch (const fm::mpi::collective_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'elsewhere' is on layout #"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(png_output, field_and_partition_pictures_from_every_rank) {
@@ -121,16 +124,16 @@ TEST(png_output, field_and_partition_pictures_from_every_rank) {
   const auto dm = fm::distribute_generated(MPI_COMM_WORLD, [] {
     return fm::box2d_quad(20, 10, {.lengths = {2, 1, 1}});
   });
-  fm::dist_function<double> u(dm.comm, dm.local, "u");
+  fm::dist_function<double> u(dm, "u");
   {
     auto w = u.local().write();
-    for (fm::index_t c = 0; c < dm.local.owned_count; ++c) {
-      w[c] = static_cast<double>(dm.local.global_cell[static_cast<std::size_t>(c)]);
+    for (fm::index_t c = 0; c < dm.local().owned_count; ++c) {
+      w[c] = static_cast<double>(dm.local().global_cell[static_cast<std::size_t>(c)]);
     }
   }
   fm::write_png(dir / "u.png", dm, u, {.picture = {.width = 500}});
   fm::write_partition_png(dir / "partition.png", dm);
-  fm::dist_function<fm::vec<double, 2>> pair(dm.comm, dm.local, "pair");
+  fm::dist_function<fm::vec<double, 2>> pair(dm, "pair");
   pair.local().write();
   fm::write_png(dir / "component.png", dm, pair, 1);
   EXPECT_THROW(fm::write_png(dir / "component.png", dm, pair, 2), fm::mpi::collective_error);

@@ -1,10 +1,12 @@
-// funcmesh::comm in one include: MPI environment, distributed meshes and grid functions,
-// halo exchange and global reductions.
+// funcmesh::comm in one include: MPI environment, distributed layouts and functions, halo
+// exchange, face loops, global reductions and parallel output.
 #pragma once
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
+#include <funcmesh/comm/distributed_assign.hpp>
+#include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/comm/face_set.hpp>
@@ -13,7 +15,10 @@
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
+#include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/parallel_output.hpp>
 #include <funcmesh/comm/png_output.hpp>
+#include <funcmesh/comm/spmd_check.hpp>
+#include <funcmesh/comm/thread_share.hpp>
 #include <funcmesh/partition.hpp>

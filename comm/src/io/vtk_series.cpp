@@ -22,7 +22,7 @@ std::string vtk_series::piece_name(int step, int rank) const {
   return base_ + "_" + std::to_string(step) + "_" + std::to_string(rank) + ".vtu";
 }
 
-std::filesystem::path vtk_series::write_owned(double time, const distributed_mesh& m,
+std::filesystem::path vtk_series::write_owned(double time, const distributed_layout& m,
                                               const std::vector<detail::owned_field>& fields,
                                               const std::string& local_failure) {
   std::string failure = local_failure;
@@ -36,7 +36,7 @@ std::filesystem::path vtk_series::write_owned(double time, const distributed_mes
       }
     }
   }
-  mpi::agree(mpi::communicator(m.comm), failure);
+  mpi::agree(mpi::communicator(m.comm()), failure);
   std::vector<io::cell_field> views;
   for (const auto& field : fields) {
     views.push_back({field.name, field.components, std::span<const double>(field.values)});
@@ -44,9 +44,9 @@ std::filesystem::path vtk_series::write_owned(double time, const distributed_mes
   return write_fields(time, m, views);
 }
 
-std::filesystem::path vtk_series::write_fields(double time, const distributed_mesh& m,
+std::filesystem::path vtk_series::write_fields(double time, const distributed_layout& m,
                                                std::span<const io::cell_field> fields) {
-  const mpi::communicator comm(m.comm);
+  const mpi::communicator comm(m.comm());
   const int step = steps_written();
   mpi::on_root_agreed(comm, [&] {
     std::error_code failure;
@@ -59,15 +59,15 @@ std::filesystem::path vtk_series::write_fields(double time, const distributed_me
 
   std::exception_ptr piece_failure;
   try {
-    const index_t owned = m.local.owned_count;
-    const io::unstructured_piece piece = owned_vtk_piece(m.local);
-    const std::vector<std::int32_t> partition(static_cast<std::size_t>(owned), m.rank);
+    const index_t owned = m.local().owned_count;
+    const io::unstructured_piece piece = owned_vtk_piece(m.local());
+    const std::vector<std::int32_t> partition(static_cast<std::size_t>(owned), m.rank());
     std::vector<io::cell_field> all(fields.begin(), fields.end());
     all.push_back(io::scalar_field("partition", std::span<const std::int32_t>(partition)));
-    std::span<const std::int64_t> global(m.local.global_cell.data(),
+    std::span<const std::int64_t> global(m.local().global_cell.data(),
                                          static_cast<std::size_t>(owned));
     if (options_.global_cell) all.push_back(io::scalar_field("global_cell", global));
-    io::write_vtu(directory_ / piece_name(step, m.rank), piece, all);
+    io::write_vtu(directory_ / piece_name(step, m.rank()), piece, all);
   } catch (...) {
     piece_failure = std::current_exception();
   }
@@ -79,7 +79,7 @@ std::filesystem::path vtk_series::write_fields(double time, const distributed_me
   mpi::on_root_agreed(comm, [&] {
     // Names only: the index files sit next to the pieces.
     std::vector<std::string> pieces;
-    for (int r = 0; r < m.size; ++r) pieces.push_back(piece_name(step, r));
+    for (int r = 0; r < m.size(); ++r) pieces.push_back(piece_name(step, r));
     std::vector<io::field_layout> layout = io::layout_of(fields);
     layout.push_back({"partition", 1, "Int32"});
     if (options_.global_cell) layout.push_back({"global_cell", 1, "Int64"});

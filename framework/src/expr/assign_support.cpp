@@ -14,12 +14,11 @@ void check_fused_sizes(const grid_function_base& first, const grid_function_base
               std::to_string(other.owned_size()) + " / " + std::to_string(other.total_size()));
 }
 
-void check_read_size(const grid_function_base& read, index_t needed,
-                     const grid_function_base& target) {
-  if (read.total_size() >= needed) return;
+void check_read_size(const grid_read& read, index_t needed, const grid_function_base& target) {
+  if (read.total_size >= needed) return;
   throw error("funcmesh: an assignment to " + target.describe() + " reads " + read.describe() +
               " at indices up to " + std::to_string(needed - 1) + ", but it has only " +
-              std::to_string(read.total_size()) + " values");
+              std::to_string(read.total_size) + " values");
 }
 
 }  // namespace funcmesh::detail

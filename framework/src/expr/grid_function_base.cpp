@@ -87,14 +87,4 @@ const void* binder::bind_read(const grid_function_base& function) {
   return function.storage().read_pointer(space_, *holder_);
 }
 
-void check_not_aliased(const grid_function_base& target, const grid_function_base& read,
-                       read_mode mode) {
-  if (mode != read_mode::proxy || !target.storage().shares_with(read.storage())) return;
-  throw aliasing_error(
-      "funcmesh: " + target.describe() +
-      " is assigned by an expression that also reads it through a proxy (at other "
-      "indices): iterations would read values the same loop overwrites. Write into a "
-      "second grid function and swap (funcmesh::swap(u, u_new)).");
-}
-
 }  // namespace funcmesh

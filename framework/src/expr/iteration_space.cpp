@@ -5,16 +5,21 @@
 namespace funcmesh {
 
 index_range iteration_space::resolve(const grid_function_base& function) const {
+  return resolve(function.owned_size(), function.total_size(), function.describe());
+}
+
+index_range iteration_space::resolve(index_t owned_size, index_t total_size,
+                                     const std::string& what) const {
   switch (kind_) {
     case kind::owned:
-      return {0, function.owned_size()};
+      return {0, owned_size};
     case kind::owned_and_halo:
-      return {0, function.total_size()};
+      return {0, total_size};
     case kind::range:
-      if (range_.begin < 0 || range_.end < range_.begin || range_.end > function.total_size()) {
+      if (range_.begin < 0 || range_.end < range_.begin || range_.end > total_size) {
         throw error("funcmesh: index range [" + std::to_string(range_.begin) + ", " +
-                    std::to_string(range_.end) + ") is not inside " + function.describe() +
-                    " of total size " + std::to_string(function.total_size()));
+                    std::to_string(range_.end) + ") is not inside " + what + " of total size " +
+                    std::to_string(total_size));
       }
       return range_;
     case kind::list:

@@ -1,85 +1,26 @@
-// dist_function<T, Tag>: a distributed grid function — the local values (owned + halo)
-// and the halo plan of their mesh. Assigning an expression that reads a stale halo
-// through a proxy exchanges it, overlapped with the owned-interior cells.
+// dist_function<T, Tag>: a distributed grid function: its layout, its local values (owned
+// + halo) and its halo state. An operand like a grid function (u + v, f / u * pr(u),
+// sum_over_faces(..., u), global_sum(u)); assigning an expression that reads a dirty halo
+// at neighbours exchanges it, overlapped with the owned-interior cells.
 #pragma once
 
-#include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
-#include <vector>
 
-#include <funcmesh/comm/halo_plan.hpp>
+#include <mpi.h>
+
+#include <funcmesh/comm/distributed_assign.hpp>
+#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/exec/backend.hpp>
 #include <funcmesh/expr/assign.hpp>
 #include <funcmesh/expr/grid_function.hpp>
 
 namespace funcmesh {
-
-namespace detail {
-
-// What an assignment needs to know about a grid function that a dist_function manages.
-struct halo_state {
-  std::shared_ptr<halo_plan> plan;
-  grid_function_base* function = nullptr;
-  std::size_t element_size = 0;
-  std::uint64_t exchanged_at = 0;  // function->write_count() when its halo was last filled
-  std::uint64_t exchanges = 0;     // rounds that refreshed this function's halo
-  bool stale() const { return function->write_count() != exchanged_at; }
-};
-
-// Expressions report their reads as grid_function_base&: this registry (process-wide,
-// locked) tells which of them belong to a dist_function. Entries live as long as the
-// dist_function's values, whose address never changes (moves move a pointer).
-void register_halo(const grid_function_base& function, halo_state& state);
-void unregister_halo(const grid_function_base& function) noexcept;
-halo_state* find_halo(const grid_function_base& function);
-
-// Keeps the candidates whose halo is stale on ANY rank of their plan (one MPI_Allreduce):
-// staleness is first seen per rank, and ranks that disagreed would start different
-// rounds and wait for each other forever. Candidates must be listed in the same order on
-// every rank (they come from visiting the same expression).
-void keep_stale_anywhere(std::vector<halo_state*>& candidates);
-
-// One round for all the given functions (grouped by plan; one round per plan) and its end.
-void begin_halos(const std::vector<halo_state*>& states, const executor& on);
-void end_halos(const std::vector<halo_state*>& states, const executor& on);
-
-// Runs statement `s` over the owned cells; when it reads stale dist_function halos
-// through proxies: begin exchange, interior cells, end exchange, owned-boundary cells.
-template <class Compiler, class S>
-void run_distributed(const halo_plan& plan, const S& s, const executor& on) {
-  std::vector<halo_state*> stale;
-  auto visitor = [&](const grid_function_base& read, read_mode mode) {
-    // Refused before any message is started, so no rank is left with a round in flight.
-    check_not_aliased(*s.target, read, mode);
-    if (mode != read_mode::proxy) return;
-    halo_state* h = find_halo(read);
-    if (h != nullptr && std::ranges::find(stale, h) == stale.end()) stale.push_back(h);
-  };
-  s.expression.visit(visitor);
-  keep_stale_anywhere(stale);
-  if (stale.empty()) {
-    run<Compiler>(run_options{.on = on, .over = iteration_space::owned()}, s);
-    return;
-  }
-  begin_halos(stale, on);
-  try {
-    run<Compiler>(run_options{.on = on, .over = iteration_space::range(0, plan.interior_count())},
-                  s);
-  } catch (...) {
-    end_halos(stale, on);  // the peers' messages still arrive: complete the round
-    throw;
-  }
-  end_halos(stale, on);
-  run<Compiler>(
-      run_options{.on = on,
-                  .over = iteration_space::range(plan.interior_count(), plan.owned_count())},
-      s);
-}
-
-}  // namespace detail
 
 template <class T, class Tag = cells>
 class dist_function {
@@ -87,46 +28,73 @@ class dist_function {
   using value_type = T;
   using tag_type = Tag;
 
-  // Every rank constructs its dist_functions in the same order from the same partition.
-  dist_function(std::shared_ptr<halo_plan> plan, std::string name = {})
-      : values_(std::make_unique<holder>(std::move(plan), std::move(name))) {}
-  dist_function(MPI_Comm comm, const local_mesh& m, std::string name = {})
-      : dist_function(halo_plan_for(comm, m), std::move(name)) {}
-
-  // Moves keep the values' address (and so the registry entry); a moved-from object may
-  // only be destroyed or assigned to. Copies would need a second halo state: not offered.
-  dist_function(dist_function&&) noexcept = default;
-  dist_function& operator=(dist_function&&) noexcept = default;
-  dist_function(const dist_function&) = delete;
-  dist_function& operator=(const dist_function&) = delete;
-  ~dist_function() = default;
-
-  // The local values: owned [0, owned_size()), then the halo. Writing them (any
-  // assignment, write()) makes the halo stale.
-  grid_function<T, Tag>& local() { return values_->local; }
-  const grid_function<T, Tag>& local() const { return values_->local; }
-
-  halo_plan& plan() const { return *values_->state.plan; }
-  const std::shared_ptr<halo_plan>& shared_plan() const { return values_->state.plan; }
-  index_t owned_size() const { return values_->local.owned_size(); }
-  index_t interior_size() const { return plan().interior_count(); }
-  bool halo_stale() const { return values_->state.stale(); }
-  // Rounds that refreshed this function's halo.
-  std::uint64_t exchange_count() const { return values_->state.exchanges; }
-
-  // Fills the halo from the owners, only when stale on some rank. Collective over the
-  // plan's ranks.
-  void exchange(const executor& on = default_executor()) {
-    std::vector<detail::halo_state*> candidates{&values_->state};
-    detail::keep_stale_anywhere(candidates);
-    if (candidates.empty()) return;
-    // Named, not braced in the call: nvcc's front end misreads the braced list.
-    const std::vector<detail::halo_state*> one{&values_->state};
-    detail::begin_halos(one, on);
-    detail::end_halos(one, on);
+  // A function on `layout`'s cells. Every rank constructs its dist_functions in the same
+  // order on the same layout (the SPMD contract). No message.
+  explicit dist_function(const distributed_layout& layout, std::string name = {})
+      : values_(std::make_unique<holder>(layout, std::move(name))) {}
+  // The form before layouts: distribute() returns the layout to build functions from.
+  template <class C>
+  requires std::same_as<C, MPI_Comm> dist_function(C, const local_mesh&, std::string = {}) {
+    static_assert(detail::always_false_v<C>,
+                  "funcmesh: dist_function(comm, local_mesh) is gone: distribute() returns a "
+                  "distributed_layout; construct dist_function<T>(layout, \"name\")");
   }
 
-  // u = e over the owned cells (halos exchanged first where e reads them stale).
+  // A deep copy on the same layout (owned and halo values; a clean halo stays clean).
+  dist_function(const dist_function& other)
+      : values_(std::make_unique<holder>(other.layout(), other.name())) {
+    values_->local = other.local();
+    if (!other.halo_stale()) values_->state.mark_exchanged();
+  }
+  // Moves keep the values' address (expressions built on them stay valid); a moved-from
+  // function may only be destroyed or assigned to.
+  dist_function(dist_function&&) noexcept = default;
+  dist_function& operator=(dist_function&&) noexcept = default;
+  // u = v: v's owned values, as an assignment (u's halo is then dirty). Same layout.
+  dist_function& operator=(const dist_function& other) {
+    if (!values_) values_ = std::make_unique<holder>(other.layout(), other.name());
+    if (this != &other) assign(other);
+    return *this;
+  }
+  ~dist_function() = default;
+
+  const distributed_layout& layout() const { return values_->layout; }
+  const std::string& name() const { return values_->local.name(); }
+  // The local values: owned [0, owned_size()), then the halo. Writing them (any
+  // assignment, write()) makes the halo dirty.
+  grid_function<T, Tag>& local() { return values_->local; }
+  const grid_function<T, Tag>& local() const { return values_->local; }
+  index_t owned_size() const { return values_->local.owned_size(); }
+  index_t interior_size() const { return layout().interior_count(); }
+  // Host access to every local value; write() counts as a write (the halo is then dirty).
+  read_access<T> read(memory_space space = host_space) const { return values_->local.read(space); }
+  write_access<T> write(memory_space space = host_space) { return values_->local.write(space); }
+
+  // Dirty: written since its halo was last filled, on this rank.
+  bool halo_stale() const { return values_->state.stale(); }
+  // After a host write on only some ranks: call on every rank (collective by contract),
+  // so that every rank exchanges at the next read. No message.
+  void mark_halo_stale() { values_->state.mark_stale(); }
+  // Rounds that refreshed this function's halo.
+  std::uint64_t exchange_count() const { return values_->state.exchanges(); }
+  halo_state& halo() const { return values_->state; }
+
+  // Fills the halo from the owners when dirty (decided locally; see spmd_check.hpp).
+  // Collective over the layout. Const, as reading u in an assignment is: the halo holds
+  // copies of other ranks' values, and refreshing them changes nothing this rank owns.
+  void exchange(const executor& on = default_executor()) const {
+    detail::halo_reads reads;
+    reads.add(&values_->state);
+    detail::exchange_dirty(layout(), reads, on, "funcmesh::dist_function::exchange");
+  }
+
+  // What an expression reads of u: its local values at the index computed, with its halo
+  // state (the Expression protocol, grid_expression.hpp).
+  function_read<T, Tag> as_expression() const {
+    return function_read<T, Tag>(values_->local, &values_->state);
+  }
+
+  // u = e, u op= e over the owned cells (halos exchanged first where e reads them dirty).
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator=(const E& e) {
     assign<E, Compiler>(e);
@@ -134,58 +102,83 @@ class dist_function {
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator+=(const E& e) {
-    detail::run_distributed<Compiler>(plan(), add_to(local(), e), default_executor());
+    detail::run_distributed<Compiler>({}, layout(), add_to(local(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator-=(const E& e) {
-    detail::run_distributed<Compiler>(plan(), subtract_from(local(), e), default_executor());
+    detail::run_distributed<Compiler>({}, layout(), subtract_from(local(), e));
+    return *this;
+  }
+  template <class E, class Compiler = exec::this_compiler>
+  requires(Expression<E> || Scalar<E>) dist_function& operator*=(const E& e) {
+    detail::run_distributed<Compiler>({}, layout(), multiply_by(local(), e));
+    return *this;
+  }
+  template <class E, class Compiler = exec::this_compiler>
+  requires(Expression<E> || Scalar<E>) dist_function& operator/=(const E& e) {
+    detail::run_distributed<Compiler>({}, layout(), divide_by(local(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   void assign(const E& e, const executor& on = default_executor()) {
-    detail::run_distributed<Compiler>(plan(), set(local(), e), on);
+    detail::run_distributed<Compiler>(run_options{.on = on}, layout(), set(local(), e));
   }
 
   friend void swap(dist_function& a, dist_function& b) noexcept { a.values_.swap(b.values_); }
 
  private:
+  // On the heap, so that the state's pointers to the layout and values survive moves.
   struct holder {
-    holder(std::shared_ptr<halo_plan> p, std::string name)
-        : local(p->owned_count(), p->total_count() - p->owned_count(), std::move(name)) {
-      state.plan = std::move(p);
-      state.function = &local;
-      state.element_size = sizeof(T);
-      // Fresh values: the halo is as stale as the owned values are unset.
-      state.exchanged_at = local.write_count() - 1;
-      detail::register_halo(local, state);
-    }
-    ~holder() { detail::unregister_halo(local); }
+    holder(const distributed_layout& l, std::string name)
+        : layout(l),
+          local(l.owned_count(), l.total_count() - l.owned_count(), std::move(name)),
+          state(layout, local, sizeof(T)) {}
     holder(const holder&) = delete;
     holder& operator=(const holder&) = delete;
 
+    distributed_layout layout;
     grid_function<T, Tag> local;
-    detail::halo_state state;
+    halo_state state;
   };
   std::unique_ptr<holder> values_;
 };
 
-// The time driver's customization points: a new function on the same mesh and plan, and
-// the values an expression reads.
+template <class T>
+inline constexpr bool is_dist_function_v = false;
+template <class T, class Tag>
+inline constexpr bool is_dist_function_v<dist_function<T, Tag>> = true;
+
+// Statements on distributed functions, for run(options, s...) (distributed_assign.hpp).
+#define FUNCMESH_DIST_STATEMENT(name)                                               \
+  template <class T, class Tag, class E>                                            \
+  auto name(dist_function<T, Tag>& target, const E& expression) {                   \
+    using plain = decltype(name(target.local(), expression));                       \
+    return dist_statement<plain>{name(target.local(), expression), &target.halo()}; \
+  }
+FUNCMESH_DIST_STATEMENT(set)
+FUNCMESH_DIST_STATEMENT(add_to)
+FUNCMESH_DIST_STATEMENT(subtract_from)
+FUNCMESH_DIST_STATEMENT(multiply_by)
+FUNCMESH_DIST_STATEMENT(divide_by)
+#undef FUNCMESH_DIST_STATEMENT
+
+// The time driver's customization points: a new function on the same layout, and the
+// operand its stages read (the function itself).
 template <class T, class Tag>
 dist_function<T, Tag> similar(const dist_function<T, Tag>& u, std::string name) {
-  return dist_function<T, Tag>(u.shared_plan(), std::move(name));
+  return dist_function<T, Tag>(u.layout(), std::move(name));
 }
 template <class T, class Tag>
-const grid_function<T, Tag>& values(const dist_function<T, Tag>& u) {
-  return u.local();
+const dist_function<T, Tag>& values(const dist_function<T, Tag>& u) {
+  return u;
 }
 
-// pr(u): the local values (owned + halo) as a proxy, for neighbour reads in expressions;
-// assignments to a dist_function exchange its halo first when stale.
+// pr(u): u's local values (owned + halo) as a proxy, for neighbour reads in expressions; an
+// assignment reading it exchanges u's halo first when dirty.
 template <class T, class Tag>
 proxy_source<T, Tag> pr(const dist_function<T, Tag>& u) {
-  return pr(u.local());
+  return {&u.local(), &u.halo()};
 }
 
 }  // namespace funcmesh

@@ -22,6 +22,9 @@ class environment {
   // initializes nor finalizes it). Throws funcmesh::error naming both thread levels
   // when MPI provides less than `required`. Sets MPI_ERRORS_RETURN on MPI_COMM_WORLD
   // and installs the abort-on-terminate handler (the previous one is restored later).
+  // Then, collectively, divides each node's cores among its ranks (thread_share.hpp):
+  // without OMP_NUM_THREADS or FUNCMESH_THREADS_TARGET, each rank's thread target becomes
+  // its share; rank 0 prints one line to stderr when ranks x threads oversubscribe.
   environment(int& argc, char**& argv, int required = MPI_THREAD_FUNNELED);
   // MPI_Finalize when this environment started MPI; while an exception is in flight it
   // aborts the job instead, since finalizing (a collective) could hang on the peers.

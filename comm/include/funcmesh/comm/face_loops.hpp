@@ -10,11 +10,9 @@
 #include <type_traits>
 #include <vector>
 
-#include <mpi.h>
-
 #include <funcmesh/comm/detail/atomic_add.hpp>
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/exec/dispatch.hpp>
@@ -22,20 +20,16 @@
 
 namespace funcmesh {
 
-// The face set of a distributed mesh, built on every rank with one agreement that every
-// part's domain-boundary faces carry a boundary group: face loops on it then fail (or
-// not) on every rank alike. Collective over dm.comm.
-face_set face_set_for(const distributed_mesh& dm, index_t block_size = default_face_block_size);
-
 namespace detail {
 
-// Checks a face loop's arguments (out is not u; both and the face set describe the same
-// local mesh) and resolves the boundary fluxes' physical ids, then agrees on the outcome
-// over `comm`, so that a problem on one rank (an untagged face in its part) fails every
-// rank alike.
-std::vector<int> prepare_face_loop(const grid_function_base& out, const grid_function_base& u,
-                                   MPI_Comm comm, const face_set& faces,
+// Checks a face loop's arguments (out is not u; both on one layout) and resolves the
+// boundary fluxes' physical ids. Every fact it checks is alike on every rank (the layout's
+// face set agreed at its construction that every part's boundary is tagged), so every rank
+// throws alike, with no message.
+std::vector<int> prepare_face_loop(const halo_state& out, const halo_state& u,
                                    const std::vector<std::string>& names, const char* call);
+// Throws (on this rank) unless `faces` has the counts of `layout`'s local mesh.
+void check_face_set(const face_set& faces, const distributed_layout& layout, const char* call);
 
 // The scatter form's faces: run(begin, end) adds faces [begin, end) to their owned cells
 // in order on one thread (race-free when no other thread writes those cells: one thread,
@@ -142,13 +136,15 @@ struct scatter_atomic {
 
 }  // namespace detail
 
-// out = sum_over_faces(faces, flux, u, b...) on the owned cells: u's halo is exchanged
-// first when stale, overlapped with the owned-interior cells. Collective over u's ranks.
+// out = sum_over_faces(layout.faces(), flux, u, b...) on the owned cells of u's layout:
+// u's halo is exchanged first when dirty, overlapped with the owned-interior cells.
+// Collective over the layout.
 template <class Compiler = exec::this_compiler, class T, class S, class Flux, class... B>
-void gather_faces(dist_function<T, cells>& out, dist_function<S, cells>& u, const face_set& faces,
-                  const Flux& flux, const boundary_flux<B>&... boundary) {
-  detail::prepare_face_loop(out.local(), u.local(), u.plan().comm(), faces,
-                            detail::names_of(boundary...), "funcmesh::gather_faces");
+void gather_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u, const Flux& flux,
+                  const boundary_flux<B>&... boundary) {
+  detail::prepare_face_loop(out.halo(), u.halo(), detail::names_of(boundary...),
+                            "funcmesh::gather_faces");
+  const face_set& faces = u.layout().faces();
   out.template assign<decltype(sum_over_faces(faces, flux, u, boundary...)), Compiler>(
       sum_over_faces(faces, flux, u, boundary...));
 }
@@ -161,13 +157,14 @@ void gather_faces(dist_function<T, cells>& out, dist_function<S, cells>& u, cons
 // when the values are double or vec<double, N>, else one thread per block, colour after
 // colour. The order of additions depends on the local face numbering (and on CUDA on
 // timing), so results are NOT bitwise identical across rank counts (they agree with
-// gather_faces to rounding). Collective over u's ranks.
+// gather_faces to rounding). Collective over the layout. `faces`: the layout's own face
+// set, or another of its local mesh (other scatter blocks, face_set(layout.local(), n)).
 template <class Compiler = exec::this_compiler, class T, class S, class Flux, class... B>
-void scatter_faces(dist_function<T, cells>& out, dist_function<S, cells>& u, const face_set& faces,
-                   const Flux& flux, const boundary_flux<B>&... boundary) {
-  const std::vector<int> ids =
-      detail::prepare_face_loop(out.local(), u.local(), u.plan().comm(), faces,
-                                detail::names_of(boundary...), "funcmesh::scatter_faces");
+void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u,
+                   const face_set& faces, const Flux& flux, const boundary_flux<B>&... boundary) {
+  const std::vector<int> ids = detail::prepare_face_loop(
+      out.halo(), u.halo(), detail::names_of(boundary...), "funcmesh::scatter_faces");
+  detail::check_face_set(faces, u.layout(), "funcmesh::scatter_faces");
   const executor on = default_executor();
   u.exchange(on);
   const auto fluxes = detail::make_face_fluxes<S>(flux, ids, boundary...);
@@ -215,6 +212,12 @@ void scatter_faces(dist_function<T, cells>& out, dist_function<S, cells>& u, con
     }
   }
   out.local().mark_written();
+}
+
+template <class Compiler = exec::this_compiler, class T, class S, class Flux, class... B>
+void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u, const Flux& flux,
+                   const boundary_flux<B>&... boundary) {
+  scatter_faces<Compiler>(out, u, u.layout().faces(), flux, boundary...);
 }
 
 }  // namespace funcmesh

@@ -16,6 +16,7 @@
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/expr/grid_function.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
+#include <funcmesh/expr/grid_read.hpp>
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/token.hpp>
 #include <funcmesh/memory/view.hpp>
@@ -100,17 +101,6 @@ struct face_set_view {
   }
 };
 
-namespace detail {
-// A face set's cells (owned, then halo) as expressions report a read, though no values
-// are ever stored: assignments and reductions bound their range by it like any grid
-// function's.
-class cells_extent : public grid_function_base {
- public:
-  cells_extent(index_t owned, index_t total)
-      : grid_function_base("the cells of a face set", owned, total, 1) {}
-};
-}  // namespace detail
-
 // The faces of a local mesh that touch an owned cell, oriented globally: cells[f][0] has
 // the lower global cell id (the owned cell on the domain boundary), the normal points out
 // of it, and the geometry is computed from the face's nodes rotated to start at the lowest
@@ -130,8 +120,11 @@ class face_set {
   index_t owned_count() const { return owned_count_; }
   // Owned + halo cells of the local mesh: the size of the grid functions a loop reads.
   index_t cell_count() const { return cell_count_; }
-  // What sum_over_faces reports reading, so loops and reductions are sized by the mesh.
-  const grid_function_base& extent() const { return extent_; }
+  // What sum_over_faces reports reading (no values, only the cells' extent), so loops and
+  // reductions are sized by the mesh.
+  grid_read extent() const {
+    return grid_read::extent(owned_count_, cell_count_, "the cells of a face set");
+  }
   face_view view(index_t f) const { return views[static_cast<std::size_t>(f)]; }
   // The faces of owned cell c in gather order: neighbours by ascending global cell id,
   // then domain-boundary faces by physical id and global node ids.
@@ -169,7 +162,6 @@ class face_set {
   index_t owned_count_ = 0;
   index_t cell_count_ = 0;
   index_t untagged_ = 0;
-  detail::cells_extent extent_{0, 0};
   std::vector<std::pair<int, std::string>> groups_;
   // What kernels read (see face_set_view), moved to a device on first use there.
   array<index_t> entry_offsets_, entry_other_;

@@ -12,15 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/expr/detail/pack.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/zip_expr.hpp>
 
 namespace funcmesh {
-
-template <class T, class Tag>
-class dist_function;
 
 // on("left", b): the boundary flux b(u_cell, face_view) on the faces of group "left".
 template <class F>
@@ -75,7 +73,7 @@ std::vector<std::string> names_of(const boundary_flux<B>&... b) {
 std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::string>& names,
                               const char* call);
 // Throws unless `read` holds a value for every cell (owned + halo) of the face set's mesh.
-void check_face_read(const face_set& faces, const grid_function_base& read, const char* call);
+void check_face_read(const face_set& faces, const grid_read& read, const char* call);
 
 // The physical id that stands for on_other_groups.
 inline constexpr int any_other_group = -1;
@@ -183,10 +181,10 @@ class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
   // and a target read here is refused as aliased); the face set's extent sizes the loop.
   template <class Visitor>
   void visit(Visitor& visitor) const {
-    visitor(faces_->extent(), read_mode::own_index);
-    auto at_neighbours = [&](const grid_function_base& read, read_mode) {
+    visitor(faces_->extent());
+    auto at_neighbours = [&](const grid_read& read) {
       detail::check_face_read(*faces_, read, "funcmesh::sum_over_faces");
-      visitor(read, read_mode::proxy);
+      visitor(read.at_neighbours());
     };
     input_.visit(at_neighbours);
   }
@@ -204,21 +202,11 @@ FUNCMESH_DEVICE auto antisymmetric_flux<F>::operator()(const U& self, const U& o
   return detail::call(flux, self, other, f);
 }
 
-namespace detail {
-template <class E>
-auto face_input(const E& u) {
-  if constexpr (requires { u.local(); }) {
-    return as_node(u.local());  // a dist_function: its local values, halo included
-  } else {
-    return as_node(u);
-  }
-}
-}  // namespace detail
-
 // The flux through an interior face, flux(u_self, u_other, face) with face.normal out of
 // the cell holding u_self, is what that face adds to the cell; a boundary flux b(u_self,
 // face) the same on a domain-boundary face of b's group. Every boundary group of the
-// global mesh needs one. u: a dist_function, grid function or cells expression.
+// global mesh needs one. u: a dist_function, grid function or cells expression. `faces`:
+// a face set, or a distributed layout (its faces()).
 // sum_over_cell_faces(faces, f, u): at each owned cell, the sum of f(u_cell, face) over all
 // its faces (domain boundary included, face.physical telling which group), reading only the
 // cell's own value: no halo is needed (Airfoil's adt, a cell's perimeter).
@@ -270,7 +258,7 @@ class cell_face_sum_expr : public grid_expression<cell_face_sum_expr<F, E>> {
   }
   template <class Visitor>
   void visit(Visitor& visitor) const {
-    visitor(faces_->extent(), read_mode::own_index);
+    visitor(faces_->extent());
     input_.visit(visitor);
   }
 
@@ -297,15 +285,25 @@ template <class Flux, class U, class... B>
 auto sum_over_faces(const face_set& faces, Flux flux, const U& u, const boundary_flux<B>&... b) {
   const std::vector<int> ids =
       detail::boundary_ids(faces, detail::names_of(b...), "funcmesh::sum_over_faces");
-  auto input = detail::face_input(u);
+  auto input = as_node(u);
   auto fluxes = detail::make_face_fluxes<typename decltype(input)::value_type>(flux, ids, b...);
   return face_sum_expr<decltype(fluxes), decltype(input)>(faces, fluxes, input);
 }
 
 template <class F, class U>
 auto sum_over_cell_faces(const face_set& faces, F f, const U& u) {
-  auto input = detail::face_input(u);
+  auto input = as_node(u);
   return cell_face_sum_expr<std::decay_t<F>, decltype(input)>(faces, f, input);
+}
+
+template <class Flux, class U, class... B>
+auto sum_over_faces(const distributed_layout& layout, Flux flux, const U& u,
+                    const boundary_flux<B>&... b) {
+  return sum_over_faces(layout.faces(), flux, u, b...);
+}
+template <class F, class U>
+auto sum_over_cell_faces(const distributed_layout& layout, F f, const U& u) {
+  return sum_over_cell_faces(layout.faces(), f, u);
 }
 
 }  // namespace funcmesh

@@ -1,6 +1,9 @@
-// Global reductions: the framework's local reduction over this rank's owned values (on
-// its executor) followed by one MPI_Allreduce. Reproducible sums merge exact_sum words
-// with a custom MPI_Op, so they are bitwise identical for any rank and thread count.
+// Global reductions over a distributed layout: dirty halos the expression reads at
+// neighbours are exchanged first, then the framework's local reduction over this rank's
+// owned values (on its executor), then one MPI_Allreduce. Reproducible sums merge
+// exact_sum words with a custom MPI_Op, so they are bitwise identical for any rank and
+// thread count. global_sum(layout, e), or global_sum(e) with the layout of the
+// distributed functions e reads.
 #pragma once
 
 #include <mpi.h>
@@ -10,7 +13,10 @@
 #include <string>
 #include <type_traits>
 
+#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/expr/grid_read.hpp>
 #include <funcmesh/reduce/exact_sum.hpp>
 #include <funcmesh/reduce/reduce.hpp>
 
@@ -47,6 +53,45 @@ using mpi_reduction_t =
     std::conditional_t<std::is_floating_point_v<T>, double,
                        std::conditional_t<std::is_same_v<T, int>, int, long long>>;
 
+// Throws: a reduction over `layout` (that of `first`, what it names) reads `other`, a
+// function of another layout.
+[[noreturn]] void refuse_mixed_layouts(const distributed_layout& layout, const std::string& first,
+                                       const grid_read& other, const char* call);
+// Throws: `call` was given an expression that reads no distributed function.
+[[noreturn]] void refuse_no_layout(const char* call);
+
+// The layout of the distributed functions `e` reads (all one layout).
+template <class E>
+const distributed_layout& layout_read_by(const E& e, const char* call) {
+  grid_read first;
+  auto visitor = [&](const grid_read& read) {
+    if (read.halo == nullptr) return;
+    if (first.halo == nullptr) {
+      first = read;
+    } else if (!(read.halo->layout() == first.halo->layout())) {
+      refuse_mixed_layouts(first.halo->layout(), first.describe(), read, call);
+    }
+  };
+  as_node(e).visit(visitor);
+  if (first.halo == nullptr) refuse_no_layout(call);
+  return first.halo->layout();
+}
+
+// Before the local reduction: the dirty halos `e` reads at neighbours, exchanged in one
+// round (a reduction of sum_over_faces(..., u) reads u's halo). Collective over `layout`.
+template <class E>
+void refresh_halos(const distributed_layout& layout, const E& e, const reduce_options& o,
+                   const char* call) {
+  halo_reads reads;
+  auto visitor = [&](const grid_read& read) {
+    if (read.halo == nullptr) return;
+    if (!(read.halo->layout() == layout)) refuse_mixed_layouts(layout, "", read, call);
+    if (read.mode == read_mode::proxy) reads.add(read.halo);
+  };
+  as_node(e).visit(visitor);
+  exchange_dirty(layout, reads, o.on.value_or(default_executor()), call);
+}
+
 template <class T>
 constexpr void check_global_reduction_value() {
   static_assert(std::is_floating_point_v<T> || (std::is_integral_v<T> && std::is_signed_v<T> &&
@@ -61,10 +106,13 @@ constexpr void check_global_reduction_value() {
 // MPI_SUM (rounding depends on the rank count). o.reproducible: exact sums merged across
 // ranks and rounded once, bitwise identical for any rank count, thread count, executor.
 template <class Compiler = exec::this_compiler, Expression E>
-expr_value_t<E> global_sum(MPI_Comm comm, const E& expression, const reduce_options& o = {}) {
+expr_value_t<E> global_sum(const distributed_layout& layout, const E& expression,
+                           const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_sum");
+  detail::refresh_halos(layout, expression, o, "funcmesh::global_sum");
+  const MPI_Comm comm = layout.comm();
   if constexpr (std::is_floating_point_v<value>) {
     if (o.reproducible) {
       return static_cast<value>(
@@ -88,32 +136,40 @@ expr_value_t<E> global_sum(MPI_Comm comm, const E& expression, const reduce_opti
 
 // A rank with no owned values contributes the neutral element (+Inf for min of doubles).
 template <class Compiler = exec::this_compiler, Expression E>
-expr_value_t<E> global_min(MPI_Comm comm, const E& expression, const reduce_options& o = {}) {
+expr_value_t<E> global_min(const distributed_layout& layout, const E& expression,
+                           const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_min");
+  detail::refresh_halos(layout, expression, o, "funcmesh::global_min");
   using wire = detail::mpi_reduction_t<value>;
-  return static_cast<value>(allreduce_min(comm, static_cast<wire>(min<Compiler>(expression, o))));
+  return static_cast<value>(
+      allreduce_min(layout.comm(), static_cast<wire>(min<Compiler>(expression, o))));
 }
 
 template <class Compiler = exec::this_compiler, Expression E>
-expr_value_t<E> global_max(MPI_Comm comm, const E& expression, const reduce_options& o = {}) {
+expr_value_t<E> global_max(const distributed_layout& layout, const E& expression,
+                           const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_max");
+  detail::refresh_halos(layout, expression, o, "funcmesh::global_max");
   using wire = detail::mpi_reduction_t<value>;
-  return static_cast<value>(allreduce_max(comm, static_cast<wire>(max<Compiler>(expression, o))));
+  return static_cast<value>(
+      allreduce_max(layout.comm(), static_cast<wire>(max<Compiler>(expression, o))));
 }
 
 // One local pass and, for floating point, one MPI_Allreduce for both ends.
 template <class Compiler = exec::this_compiler, Expression E>
-minmax_result<expr_value_t<E>> global_minmax(MPI_Comm comm, const E& expression,
+minmax_result<expr_value_t<E>> global_minmax(const distributed_layout& layout, const E& expression,
                                              const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_minmax");
+  detail::refresh_halos(layout, expression, o, "funcmesh::global_minmax");
   const minmax_result<value> local = minmax<Compiler>(expression, o);
   using wire = detail::mpi_reduction_t<value>;
+  const MPI_Comm comm = layout.comm();
   if constexpr (std::is_floating_point_v<value>) {
     const minmax_result<double> global = allreduce_minmax(
         comm,
@@ -127,14 +183,44 @@ minmax_result<expr_value_t<E>> global_minmax(MPI_Comm comm, const E& expression,
 
 // Sum of a * b over every rank's owned values; norm2 = sqrt of the global sum of squares.
 template <class Compiler = exec::this_compiler, Expression A, Expression B>
-auto global_dot(MPI_Comm comm, const A& a, const B& b, const reduce_options& o = {}) {
-  return global_sum<Compiler>(comm, a * b, o);
+auto global_dot(const distributed_layout& layout, const A& a, const B& b,
+                const reduce_options& o = {}) {
+  return global_sum<Compiler>(layout, a * b, o);
 }
 
 template <class Compiler = exec::this_compiler, Expression A>
-auto global_norm2(MPI_Comm comm, const A& a, const reduce_options& o = {}) {
+auto global_norm2(const distributed_layout& layout, const A& a, const reduce_options& o = {}) {
   using std::sqrt;
-  return sqrt(global_sum<Compiler>(comm, a * a, o));
+  return sqrt(global_sum<Compiler>(layout, a * a, o));
+}
+
+// The same over the layout of the distributed functions the expression reads (u, or
+// volume * u): global_sum(u), global_norm2(u - v). An expression of no distributed
+// function names no ranks: it throws, on every rank alike, asking for the layout.
+// global_f(comm, e), the form before layouts, is a compile error saying what to write.
+#define FUNCMESH_GLOBAL_REDUCTION_FORMS(name)                                                     \
+  template <class Compiler = exec::this_compiler, Expression E>                                   \
+  auto name(const E& expression, const reduce_options& o = {}) {                                  \
+    return name<Compiler>(detail::layout_read_by(expression, "funcmesh::" #name), expression, o); \
+  }                                                                                               \
+  template <class Compiler = exec::this_compiler, class E>                                        \
+  double name(MPI_Comm, const E&, const reduce_options& = {}) {                                   \
+    static_assert(detail::always_false_v<E>,                                                      \
+                  "funcmesh::" #name                                                              \
+                  "(comm, e) is gone: reductions take the distributed "                           \
+                  "layout, " #name "(layout, e), or find it in e, " #name "(e)");                 \
+    return 0.0;                                                                                   \
+  }
+FUNCMESH_GLOBAL_REDUCTION_FORMS(global_sum)
+FUNCMESH_GLOBAL_REDUCTION_FORMS(global_min)
+FUNCMESH_GLOBAL_REDUCTION_FORMS(global_max)
+FUNCMESH_GLOBAL_REDUCTION_FORMS(global_minmax)
+FUNCMESH_GLOBAL_REDUCTION_FORMS(global_norm2)
+#undef FUNCMESH_GLOBAL_REDUCTION_FORMS
+
+template <class Compiler = exec::this_compiler, Expression A, Expression B>
+auto global_dot(const A& a, const B& b, const reduce_options& o = {}) {
+  return global_dot<Compiler>(detail::layout_read_by(a * b, "funcmesh::global_dot"), a, b, o);
 }
 
 }  // namespace funcmesh

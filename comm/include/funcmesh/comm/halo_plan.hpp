@@ -1,6 +1,7 @@
 // halo_plan: the halo exchange of one local mesh — per neighbour rank the cells to send
-// and receive, packed byte buffers and persistent MPI requests — shared by every grid
-// function on that mesh. Split phase: begin() packs and starts, end() waits and unpacks.
+// and receive, packed byte buffers and persistent MPI requests — owned by its
+// distributed_layout and shared by every function on it. Split phase: begin() packs and
+// starts, end() waits and unpacks.
 #pragma once
 
 #include <mpi.h>
@@ -31,9 +32,9 @@ class halo_plan {
  public:
   // Copies the send/receive lists of `m` and duplicates `comm` for the plan's messages.
   // Collective over `comm` (an agreement on the lists, then MPI_Comm_dup): every rank of
-  // `comm` builds its plans in the same order, from the same partition — as it builds its
-  // dist_functions. A list error on any rank throws on every rank. The plan keeps working
-  // after the caller frees `comm`.
+  // `comm` builds its plans in the same order, from the same partition (a layout builds
+  // its one plan when it is made). A list error on any rank throws on every rank. The plan
+  // keeps working after the caller frees `comm`.
   halo_plan(MPI_Comm comm, const local_mesh& m);
   ~halo_plan();
   halo_plan(const halo_plan&) = delete;
@@ -94,16 +95,6 @@ class halo_plan {
   bool abandoned_ = false;
   std::uint64_t exchange_count_ = 0;
 };
-
-// The plan of `m` on `comm`, built on first use (collectively, see halo_plan) and shared
-// afterwards: the cache holds weak references keyed by &m in an attribute of `comm`
-// itself, so a plan lives while a grid function uses it, and freeing `comm` drops its
-// entries (a later communicator with the same handle value gets new plans; plans still
-// in use keep their own communicator). Whether a plan is cached must be alike on every
-// rank: build and destroy dist_functions in the same order everywhere. `m` must not change
-// once a plan exists; a different mesh later at the same address is recognised (by part,
-// counts and neighbour lists) and gets a new plan.
-std::shared_ptr<halo_plan> halo_plan_for(MPI_Comm comm, const local_mesh& m);
 
 namespace detail {
 // Tests only: the next MPI_Startall (start) or MPI_Waitall (wait) of any halo plan in

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/io/unstructured_piece.hpp>
@@ -46,9 +46,14 @@ template <int N>
 struct field_width<vec<double, N>> : std::integral_constant<int, N> {};
 
 template <class T>
-owned_field take_owned(const std::string& name, const dist_function<T>& f) {
+owned_field take_owned(const std::string& name, const dist_function<T>& f,
+                       const distributed_layout& layout) {
   constexpr int width = field_width<T>::value;
   static_assert(width >= 1 && width <= 9, "VTK cell fields have 1..9 components");
+  if (!(f.layout() == layout)) {
+    throw error("funcmesh::vtk_series: field '" + name + "' is on " + f.layout().describe() +
+                ", the series is written on " + layout.describe());
+  }
   if (name == "partition" || name == "global_cell") {
     throw error("funcmesh::vtk_series: a field may not be named '" + name +
                 "': the series writes that array itself (use named(\"other name\", f))");
@@ -60,12 +65,12 @@ owned_field take_owned(const std::string& name, const dist_function<T>& f) {
   return out;
 }
 template <class T>
-owned_field take_owned(const dist_function<T>& f) {
-  return take_owned(f.local().name(), f);
+owned_field take_owned(const dist_function<T>& f, const distributed_layout& layout) {
+  return take_owned(f.name(), f, layout);
 }
 template <class T>
-owned_field take_owned(const named_field<T>& f) {
-  return take_owned(f.name, *f.function);
+owned_field take_owned(const named_field<T>& f, const distributed_layout& layout) {
+  return take_owned(f.name, *f.function, layout);
 }
 
 }  // namespace detail
@@ -81,17 +86,17 @@ class vtk_series {
   // Nothing is written (and the directory not created) until the first write().
   vtk_series(std::filesystem::path directory, std::string base, vtk_series_options options = {});
 
-  // Collective over m.comm. Fields: dist_function<double>, dist_function<vec<double, N>>
+  // Collective over the layout. Fields: dist_function<double>, dist_function<vec<double, N>>
   // (N <= 9), each named by its grid function's name, or named("rho", f). Writes step
   // steps_written() at `time` and returns the .pvtu's path. Every failure (a directory
-  // or file that cannot be created, an unnamed field) throws mpi::collective_error on
-  // every rank with the same message naming the file.
+  // or file that cannot be created, an unnamed field, a field of another layout) throws
+  // mpi::collective_error on every rank with the same message naming the file.
   template <class... Fields>
-  std::filesystem::path write(double time, const distributed_mesh& m, const Fields&... fields) {
+  std::filesystem::path write(double time, const distributed_layout& m, const Fields&... fields) {
     std::vector<detail::owned_field> owned;
     std::string failure;
     try {
-      (owned.push_back(detail::take_owned(fields)), ...);
+      (owned.push_back(detail::take_owned(fields, m)), ...);
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -100,7 +105,7 @@ class vtk_series {
 
   // The same with fields already laid out as owned values (one entry per owned cell x
   // components): the way in for values that are not dist_functions.
-  std::filesystem::path write_fields(double time, const distributed_mesh& m,
+  std::filesystem::path write_fields(double time, const distributed_layout& m,
                                      std::span<const io::cell_field> fields);
 
   int steps_written() const { return static_cast<int>(entries_.size()); }
@@ -111,7 +116,7 @@ class vtk_series {
   std::string piece_name(int step, int rank) const;
 
  private:
-  std::filesystem::path write_owned(double time, const distributed_mesh& m,
+  std::filesystem::path write_owned(double time, const distributed_layout& m,
                                     const std::vector<detail::owned_field>& fields,
                                     const std::string& local_failure);
 

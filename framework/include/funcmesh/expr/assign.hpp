@@ -15,6 +15,7 @@
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/expr/detail/pack.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
+#include <funcmesh/expr/grid_read.hpp>
 #include <funcmesh/expr/iteration_space.hpp>
 
 namespace funcmesh {
@@ -53,6 +54,14 @@ struct divide {
 }  // namespace assign_ops
 
 // target op= expression, not yet run.
+template <class T, class Tag, class E, class Op>
+struct statement;
+
+template <class S>
+inline constexpr bool is_statement_v = false;
+template <class T, class Tag, class E, class Op>
+inline constexpr bool is_statement_v<statement<T, Tag, E, Op>> = true;
+
 template <class T, class Tag, class E, class Op>
 struct statement {
   using target_type = grid_function<T, Tag>;
@@ -115,23 +124,23 @@ struct listed_body {
 template <class S>
 bool reads_target_at_own_index(const S& s, const grid_function_base& target) {
   bool reads = false;
-  auto visitor = [&](const grid_function_base& read, read_mode) {
-    reads = reads || read.storage().shares_with(target.storage());
+  auto visitor = [&](const grid_read& read) {
+    reads = reads ||
+            (read.function != nullptr && read.function->storage().shares_with(target.storage()));
   };
   s.expression.visit(visitor);
   return reads;
 }
 
-void check_read_size(const grid_function_base& read, index_t needed,
-                     const grid_function_base& target);
+void check_read_size(const grid_read& read, index_t needed, const grid_function_base& target);
 
 // Refuses targets read through proxies, and grid functions read at the loop's indices
 // that have fewer than `needed` values (a smaller function would be read past its end).
 template <class S, class... All>
 void check_reads(const S& s, index_t needed, const All&... all) {
-  auto visitor = [&](const grid_function_base& read, read_mode mode) {
-    (check_not_aliased(*all.target, read, mode), ...);
-    if (mode == read_mode::own_index) check_read_size(read, needed, *s.target);
+  auto visitor = [&](const grid_read& read) {
+    (check_not_aliased(*all.target, read), ...);
+    if (read.mode == read_mode::own_index) check_read_size(read, needed, *s.target);
   };
   s.expression.visit(visitor);
 }
@@ -165,9 +174,10 @@ auto make_fused_body(binder& b, const Targets& targets, std::index_sequence<I...
 
 // Runs the statements in one loop on options.on (the default executor when empty) over
 // options.over, resolved against the first statement's target. Every target must have the
-// same sizes. Returns when the values are written.
+// same sizes. Returns when the values are written. (Statements on distributed functions
+// have their own run in the comm layer, which exchanges halos around this one.)
 template <class Compiler = exec::this_compiler, class... S>
-void run(const run_options& options, const S&... statements) {
+requires(is_statement_v<S>&&...) void run(const run_options& options, const S&... statements) {
   static_assert(sizeof...(S) > 0, "funcmesh::run needs at least one statement");
   const auto& first = *std::get<0>(std::forward_as_tuple(statements...)).target;
   (detail::check_fused_sizes(first, *statements.target), ...);

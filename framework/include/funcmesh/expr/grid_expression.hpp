@@ -7,7 +7,7 @@
 //                       (cost units per element for the thread policy: 1 per value read)
 //   E::bind(binder&) -> a node of the same shape whose leaves are views (trivially
 //                       copyable, FUNCMESH_DEVICE operator[](index_t)): what a kernel sees
-//   E::visit(visitor)  -> calls visitor(const grid_function_base&, read_mode) per read
+//   E::visit(visitor)  -> calls visitor(const grid_read&) per read (grid_read.hpp)
 #pragma once
 
 #include <type_traits>
@@ -17,6 +17,7 @@
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
+#include <funcmesh/expr/grid_read.hpp>
 #include <funcmesh/expr/tags.hpp>
 #include <funcmesh/memory/view.hpp>
 
@@ -41,9 +42,19 @@ inline constexpr bool is_grid_function_v = false;
 template <class T, class Tag>
 inline constexpr bool is_grid_function_v<grid_function<T, Tag>> = true;
 
-// Anything that takes part in a grid expression as an operand: a node or a grid function.
+// A type outside the framework that takes part in expressions by turning into a node: the
+// comm layer's dist_function (its local values, reported with its halo state).
 template <class E>
-concept Expression = is_grid_expression_v<E> || is_grid_function_v<std::remove_cvref_t<E>>;
+concept ExpressionSource = requires(const E& e) {
+  e.as_expression();
+  requires is_grid_expression_v<decltype(e.as_expression())>;
+};
+
+// Anything that takes part in a grid expression as an operand: a node, a grid function or
+// an expression source.
+template <class E>
+concept Expression = is_grid_expression_v<E> || is_grid_function_v<std::remove_cvref_t<E>> ||
+    ExpressionSource<std::remove_cvref_t<E>>;
 
 // Values that become pure(v) when they meet an expression: numbers and vec values.
 template <class T>
@@ -58,16 +69,19 @@ concept Scalar = is_scalar_v<std::remove_cvref_t<T>>;
 template <class T>
 using proxy = view<T>;
 
-// The value of pure(pr(f)) before binding: which grid function, and how to view it.
+// The value of pure(pr(f)) before binding: which grid function, and the halo state of
+// the distributed function it belongs to (null for a plain grid function).
 template <class T, class Tag>
 struct proxy_source {
   const grid_function<T, Tag>* function;
+  halo_state* halo = nullptr;
 };
 
-// pr(f): f as a value that can be passed through pure() and indexed anywhere.
+// pr(f): f as a value that can be passed through pure() and indexed anywhere. Its values
+// are read as they are: a grid function has no halo to refresh.
 template <class T, class Tag>
 proxy_source<T, Tag> pr(const grid_function<T, Tag>& function) {
-  return {&function};
+  return {&function, nullptr};
 }
 
 namespace detail {
@@ -85,7 +99,7 @@ struct bound_value<proxy_source<T, Tag>> {
   }
   template <class Visitor>
   static void visit(const proxy_source<T, Tag>& source, Visitor& visitor) {
-    visitor(static_cast<const grid_function_base&>(*source.function), read_mode::proxy);
+    visitor(grid_read::of(*source.function, read_mode::proxy, source.halo));
   }
 };
 template <class V>
@@ -153,17 +167,20 @@ class function_read : public grid_expression<function_read<T, Tag>> {
   static constexpr bool serial_only = false;
   static constexpr index_t work = 1;
 
-  FUNCMESH_DEVICE constexpr explicit function_read(const grid_function<T, Tag>& function)
-      : function_(&function) {}
+  // `halo`: the state of the distributed function whose local values these are, if any.
+  FUNCMESH_DEVICE constexpr explicit function_read(const grid_function<T, Tag>& function,
+                                                   halo_state* halo = nullptr)
+      : function_(&function), halo_(halo) {}
 
   auto bind(binder& b) const;
   template <class Visitor>
   void visit(Visitor& visitor) const {
-    visitor(static_cast<const grid_function_base&>(*function_), read_mode::own_index);
+    visitor(grid_read::of(*function_, read_mode::own_index, halo_));
   }
 
  private:
   const grid_function<T, Tag>* function_;
+  halo_state* halo_;
 };
 
 // ...and after binding: a view.
@@ -192,12 +209,15 @@ auto function_read<T, Tag>::bind(binder& b) const {
       view<const T>(static_cast<const T*>(b.bind_read(base)), base.total_size()));
 }
 
-// An operand as a node stored by value: grid functions by reference, scalars as pure.
+// An operand as a node stored by value: grid functions by reference, expression sources
+// as the node they give, scalars as pure.
 FUNCMESH_EXEC_CHECK_DISABLE
 template <class E>
 FUNCMESH_DEVICE constexpr auto as_node(const E& operand) {
   if constexpr (is_grid_function_v<E>) {
     return function_read<typename E::value_type, typename E::tag_type>(operand);
+  } else if constexpr (ExpressionSource<E>) {
+    return operand.as_expression();
   } else if constexpr (is_grid_expression_v<E>) {
     return operand;
   } else {

@@ -41,8 +41,8 @@ class grid_function_base {
   buffer& storage() { return storage_; }
   const buffer& storage() const { return storage_; }
 
-  // Incremented by every assignment that writes this function. The comm layer compares it
-  // with the count at its last halo exchange to know whether the halo is stale.
+  // Incremented by every assignment that writes this function: the dirty bit of the comm
+  // layer, which compares it with the count at its last halo exchange.
   std::uint64_t write_count() const { return write_count_; }
   void mark_written() { ++write_count_; }
 
@@ -98,9 +98,5 @@ class binder {
   std::size_t first_count_ = 0;
   std::vector<bound_target> more_targets_;
 };
-
-// Throws aliasing_error when `read` (read through a proxy) is `target`.
-void check_not_aliased(const grid_function_base& target, const grid_function_base& read,
-                       read_mode mode);
 
 }  // namespace funcmesh

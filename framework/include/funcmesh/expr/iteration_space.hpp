@@ -45,6 +45,8 @@ class iteration_space {
   // The range of loop counters for a loop writing (or reading) `function`: indices into
   // it, or positions in the list. Throws when the range leaves the function.
   index_range resolve(const grid_function_base& function) const;
+  // The same for values of these sizes (`what` names them in messages).
+  index_range resolve(index_t owned_size, index_t total_size, const std::string& what) const;
   // An explicit range checked only for begin <= end (for expressions of no grid function).
   index_range resolve_unbounded() const;
 

@@ -39,8 +39,9 @@ namespace detail {
 // reads (all of them must have its sizes). Throws when it reads none and no explicit
 // range or list is given.
 struct reduction_extent {
-  const grid_function_base* first = nullptr;
-  void operator()(const grid_function_base& read, read_mode);
+  bool found = false;
+  grid_read first;
+  void operator()(const grid_read& read);
 };
 index_range resolve_reduction(const reduction_extent& extent, const iteration_space& over);
 

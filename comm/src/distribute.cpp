@@ -1,7 +1,7 @@
 // Distribution of local meshes: partition on rank 0 and send each rank its bytes (chunked
 // below 2^31 per message), or let every rank generate and keep its own part. Failures on
 // any rank become the same exception on every rank, so no rank waits forever.
-#include <funcmesh/comm/distributed_mesh.hpp>
+#include <funcmesh/comm/distribute.hpp>
 
 #include <algorithm>
 #include <climits>
@@ -58,9 +58,13 @@ std::vector<int> partition_for(const mesh& global, const graph& dual, int parts,
   return partition_graph(dual, parts, partitioning);
 }
 
-distributed_mesh start(MPI_Comm comm) {
-  distributed_mesh result;
-  result.comm = comm;
+struct rank_and_size {
+  int rank = 0;
+  int size = 1;
+};
+
+rank_and_size start(MPI_Comm comm) {
+  rank_and_size result;
   check_mpi(MPI_Comm_rank(comm, &result.rank), "MPI_Comm_rank", comm);
   check_mpi(MPI_Comm_size(comm, &result.size), "MPI_Comm_size", comm);
   return result;
@@ -68,9 +72,10 @@ distributed_mesh start(MPI_Comm comm) {
 
 }  // namespace
 
-distributed_mesh distribute(MPI_Comm comm, const mesh& global,
-                            const partition_options& partitioning, const halo_options& halo) {
-  distributed_mesh result = start(comm);
+distributed_layout distribute(MPI_Comm comm, const mesh& global,
+                              const partition_options& partitioning, const halo_options& halo) {
+  const rank_and_size result = start(comm);
+  local_mesh local;
   std::vector<local_mesh> locals;
   // Serialized before the first send, so that a failure (memory) happens while every rank
   // still waits in the agreement below, not halfway through the messages.
@@ -93,17 +98,15 @@ distributed_mesh distribute(MPI_Comm comm, const mesh& global,
   }
   agree_or_throw(comm, failure);
   check_mpi(MPI_Bcast(counts, 2, MPI_LONG_LONG, 0, comm), "MPI_Bcast", comm);
-  result.global_cells = counts[0];
-  result.global_nodes = counts[1];
   if (result.rank == 0) {
     for (int to = 1; to < result.size; ++to) {
       send_bytes(comm, to, outgoing[static_cast<std::size_t>(to - 1)]);
       outgoing[static_cast<std::size_t>(to - 1)] = {};
     }
-    result.local = std::move(locals[0]);
+    local = std::move(locals[0]);
   } else {
     try {
-      result.local = detail::deserialize(receive_bytes(comm, 0));
+      local = detail::deserialize(receive_bytes(comm, 0));
     } catch (const std::exception& e) {
       // agree() names this rank first; a prefix from deserialize would repeat it mid-line.
       std::string what = e.what();
@@ -115,26 +118,28 @@ distributed_mesh distribute(MPI_Comm comm, const mesh& global,
   }
   // A corrupt message on one rank fails every rank, not that one alone.
   agree_or_throw(comm, failure);
-  return result;
+  return distributed_layout(comm, std::move(local), counts[0], counts[1], halo);
 }
 
-distributed_mesh distribute_generated(MPI_Comm comm, const std::function<mesh()>& generate,
-                                      const partition_options& partitioning,
-                                      const halo_options& halo) {
-  distributed_mesh result = start(comm);
+distributed_layout distribute_generated(MPI_Comm comm, const std::function<mesh()>& generate,
+                                        const partition_options& partitioning,
+                                        const halo_options& halo) {
+  const rank_and_size result = start(comm);
   std::string failure;
+  local_mesh local;
+  index_t global_cells = 0, global_nodes = 0;
   try {
     const mesh global = generate();
     const graph dual = dual_graph(global, halo.by);
     const std::vector<int> part = partition_for(global, dual, result.size, partitioning);
-    result.local = build_local_mesh(global, dual, part, result.size, result.rank, halo);
-    result.global_cells = global.cell_count();
-    result.global_nodes = global.node_count();
+    local = build_local_mesh(global, dual, part, result.size, result.rank, halo);
+    global_cells = global.cell_count();
+    global_nodes = global.node_count();
   } catch (const std::exception& e) {
     failure = e.what();
   }
   agree_or_throw(comm, failure);
-  return result;
+  return distributed_layout(comm, std::move(local), global_cells, global_nodes, halo);
 }
 
 }  // namespace funcmesh

@@ -1,0 +1,130 @@
+// Assignments to distributed functions: the statements set(u, e), add_to(u, e), ... on a
+// dist_function, the fused run(options, s...) that takes them, and the one path every such
+// assignment follows (comm/README.md lists it step by step): visit the expression for the
+// halos it reads at neighbours, keep the dirty ones, and if any, exchange them around the
+// owned-interior cells.
+#pragma once
+
+#include <type_traits>
+
+#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/halo_state.hpp>
+#include <funcmesh/core/error.hpp>
+#include <funcmesh/exec/backend.hpp>
+#include <funcmesh/expr/assign.hpp>
+#include <funcmesh/expr/grid_read.hpp>
+
+namespace funcmesh {
+
+// A framework statement whose target is a distributed function's local values.
+template <class S>
+struct dist_statement {
+  S statement;
+  halo_state* target;
+};
+
+template <class S>
+inline constexpr bool is_dist_statement_v = false;
+template <class S>
+inline constexpr bool is_dist_statement_v<dist_statement<S>> = true;
+
+namespace detail {
+
+template <class S>
+const auto& plain_statement(const S& s) {
+  if constexpr (is_dist_statement_v<S>) {
+    return s.statement;
+  } else {
+    return s;
+  }
+}
+
+// Refuses a non-default iteration space: a distributed assignment computes the owned cells
+// (the halo is the owners' to compute and to send).
+void check_distributed_space(const run_options& options);
+// Throws unless the distributed target `s` (if it is one) is on `layout`.
+void check_target_layout(const distributed_layout& layout, const halo_state* target);
+
+// Step 2: visits every statement's expression once: refuses a target read through a
+// proxy and a distributed function of another layout, and collects the halos read at
+// neighbours. Nothing has been sent yet, so an error leaves no round in flight.
+template <class... S>
+void collect_halo_reads(const distributed_layout& layout, halo_reads& reads,
+                        const S&... statements) {
+  auto visit_one = [&](const auto& s) {
+    auto visitor = [&](const grid_read& read) {
+      (check_not_aliased(*statements.target, read), ...);
+      if (read.halo == nullptr) return;
+      if (!(read.halo->layout() == layout)) check_same_layout(layout, *s.target, read);
+      if (read.mode == read_mode::proxy) reads.add(read.halo);
+    };
+    s.expression.visit(visitor);
+  };
+  (visit_one(statements), ...);
+}
+
+// Steps 2-5 for framework statements whose targets have `layout`'s sizes.
+template <class Compiler, class... S>
+void run_distributed(const run_options& options, const distributed_layout& layout,
+                     const S&... statements) {
+  check_distributed_space(options);
+  halo_reads reads;
+  collect_halo_reads(layout, reads, statements...);
+  keep_dirty(layout, reads, "funcmesh: a distributed assignment");
+  const executor on = options.on.value_or(default_executor());
+  if (reads.empty()) {  // every halo read is clean: one loop, no message
+    run<Compiler>(run_options{.on = on}, statements...);
+    return;
+  }
+  begin_round(layout, reads, on);
+  try {
+    run<Compiler>(run_options{.on = on, .over = iteration_space::range(0, layout.interior_count())},
+                  statements...);
+  } catch (...) {
+    try {
+      end_round(layout, reads, on);  // the peers' messages still arrive: complete the round
+    } catch (...) {                  // the loop's failure is the one to report
+    }
+    throw;
+  }
+  end_round(layout, reads, on);
+  run<Compiler>(
+      run_options{.on = on,
+                  .over = iteration_space::range(layout.interior_count(), layout.owned_count())},
+      statements...);
+}
+
+template <class S, class... Rest>
+const halo_state& first_distributed_target(const S& s, const Rest&... rest) {
+  if constexpr (is_dist_statement_v<S>) {
+    return *s.target;
+  } else {
+    return first_distributed_target(rest...);
+  }
+}
+
+template <class S>
+const halo_state* target_of(const S& s) {
+  if constexpr (is_dist_statement_v<S>) {
+    return s.target;
+  } else {
+    return nullptr;
+  }
+}
+
+}  // namespace detail
+
+// Runs the statements in one loop, as the framework's run does, over the owned cells of the
+// first distributed target's layout: halos the statements read at neighbours are exchanged
+// first when dirty, overlapped with the owned-interior cells. Statements on plain grid
+// functions may join (they must have the layout's sizes). Collective over the layout.
+template <class Compiler = exec::this_compiler, class... S>
+requires(((is_dist_statement_v<S> || is_statement_v<S>)&&...) &&
+         (is_dist_statement_v<S> || ...)) void run(const run_options& options,
+                                                   const S&... statements) {
+  const distributed_layout& layout = detail::first_distributed_target(statements...).layout();
+  (detail::check_target_layout(layout, detail::target_of(statements)), ...);
+  detail::run_distributed<Compiler>(options, layout, detail::plain_statement(statements)...);
+}
+
+}  // namespace funcmesh

@@ -1,0 +1,83 @@
+// distributed_layout: everything one rank holds of a partition, in one shared, immutable
+// object: its own communicator, the local mesh, global counts and boundary groups, the halo
+// plan and the face set. distribute() makes one; distributed functions hold it.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <funcmesh/comm/face_set.hpp>
+#include <funcmesh/comm/halo_plan.hpp>
+#include <funcmesh/expr/grid_function.hpp>
+#include <funcmesh/partition/local_mesh.hpp>
+
+namespace funcmesh {
+
+namespace detail {
+struct layout_state;
+// For static_asserts in the forms that took a raw communicator before layouts.
+template <class>
+inline constexpr bool always_false_v = false;
+}  // namespace detail
+
+// A handle: copies share one layout (compare them with ==). Every rank of the layout's
+// communicator holds its own part of the same layout; collective operations on it (an
+// exchange, a global reduction, the first faces()) must be called on every rank, in the
+// same order: the SPMD contract (docs/distributed.md).
+class distributed_layout {
+ public:
+  // The layout of `local` on `comm`, for distribute(); collective over `comm`: it
+  // duplicates the communicator and builds the halo plan (agreeing first that every rank's
+  // lists are sound, so an error on one rank throws on all).
+  distributed_layout(MPI_Comm comm, local_mesh local, index_t global_cells, index_t global_nodes,
+                     halo_options halo);
+
+  // The layout's own duplicate of the communicator it was distributed over (its messages
+  // never meet the caller's; it lives as long as the layout).
+  MPI_Comm comm() const;
+  int rank() const;
+  int size() const;
+  const local_mesh& local() const;
+  // Cells of this rank: owned [0, owned_count()), of which [0, interior_count()) have no
+  // halo neighbour, then halo cells up to total_count().
+  index_t owned_count() const;
+  index_t interior_count() const;
+  index_t total_count() const;
+  index_t global_cells() const;
+  index_t global_nodes() const;
+  int halo_depth() const;
+  // The names of the global mesh's boundary groups (physical groups of dimension - 1),
+  // alike on every rank: a name can be checked without messages.
+  const std::vector<std::string>& boundary_groups() const;
+  bool has_boundary_group(const std::string& name) const;
+
+  // The exchange of this layout's halo, shared by every distributed function on it.
+  halo_plan& halo() const;
+  // The face loops' faces. Built on first use, which is collective (every rank agrees
+  // that its part's domain boundary is tagged): call it on every rank, as every rank
+  // runs the same face loops. Later calls return the same object at no cost.
+  const face_set& faces() const;
+  // Each cell's volume (area in 2-D), owned and halo, for expressions (rhs / volume()).
+  // Built with faces(): collective on first use likewise.
+  const grid_function<double>& volume() const;
+
+  // This layout's number among those made in this process (1, 2, ...): alike on every
+  // rank, since every rank makes its layouts in the same order. For messages.
+  std::uint64_t id() const;
+  // "layout #1 (4096 cells on 2 ranks)".
+  std::string describe() const;
+
+  friend bool operator==(const distributed_layout& a, const distributed_layout& b) {
+    return a.state_ == b.state_;
+  }
+
+ private:
+  std::shared_ptr<detail::layout_state> state_;
+};
+
+}  // namespace funcmesh

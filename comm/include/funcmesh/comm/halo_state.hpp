@@ -1,0 +1,98 @@
+// halo_state: a distributed function's halo bookkeeping (its layout, its values, the write
+// count at which its halo was last filled: the dirty bit), and the steps an assignment
+// takes with it: collect the halos an expression reads at neighbours, keep the dirty ones
+// (a local decision, checked across ranks in FUNCMESH_CHECK_SPMD mode), exchange them.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/exec/executor.hpp>
+#include <funcmesh/expr/grid_function_base.hpp>
+#include <funcmesh/expr/grid_read.hpp>
+
+namespace funcmesh {
+
+class halo_state {
+ public:
+  // `layout` and `function` must outlive the state (a dist_function holds all three).
+  // Fresh values: the halo is as stale as the owned values are unset.
+  halo_state(const distributed_layout& layout, grid_function_base& function,
+             std::size_t element_size)
+      : layout_(&layout),
+        function_(&function),
+        element_size_(element_size),
+        exchanged_at_(function.write_count() - 1) {}
+
+  const distributed_layout& layout() const { return *layout_; }
+  grid_function_base& function() const { return *function_; }
+  std::size_t element_size() const { return element_size_; }
+
+  // Dirty: written (any assignment, a host write()) since the halo was last filled.
+  bool stale() const { return function_->write_count() != exchanged_at_; }
+  void mark_stale() { exchanged_at_ = function_->write_count() - 1; }
+  // The halo holds the owners' values as of the current write count.
+  void mark_exchanged() { exchanged_at_ = function_->write_count(); }
+  // Rounds that refreshed this halo.
+  std::uint64_t exchanges() const { return exchanges_; }
+  void count_exchange() { ++exchanges_; }
+
+ private:
+  const distributed_layout* layout_;
+  grid_function_base* function_;
+  std::size_t element_size_;
+  std::uint64_t exchanged_at_;
+  std::uint64_t exchanges_ = 0;
+};
+
+namespace detail {
+
+// The distinct halos one assignment reads at neighbours, in the order the expression
+// visits them (the same on every rank). The first few live inline: no allocation.
+class halo_reads {
+ public:
+  void add(halo_state* state);
+  std::size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  halo_state* operator[](std::size_t k) const {
+    return k < first_.size() ? first_[k] : more_[k - first_.size()];
+  }
+  // Keeps the entries for which keep[k] holds, in order.
+  void keep(const std::vector<bool>& keep);
+  // Keeps the dirty ones (stale() on this rank).
+  void keep_dirty();
+
+ private:
+  std::array<halo_state*, 6> first_{};
+  std::vector<halo_state*> more_;
+  std::size_t count_ = 0;
+};
+
+// Throws unless `read` (a distributed function's) belongs to `layout`: one expression does
+// not mix the functions of two partitions. Names both functions and both layouts.
+void check_same_layout(const distributed_layout& layout, const grid_function_base& target,
+                       const grid_read& read);
+
+// Step 3 of an assignment: keeps the reads whose halo is dirty on this rank. Under the SPMD
+// contract every rank keeps the same ones, with no message. With the check on
+// (spmd_check_enabled()), one MPI_Allreduce over the layout compares every rank's
+// decisions; where they differ, every rank throws mpi::collective_error naming the
+// function and the lowest rank that disagrees with rank 0.
+void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char* call);
+
+// One round for all of `dirty` (their layout's plan) and its end. The packed values are
+// those of the current write count: nothing may write them until end_round.
+void begin_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on);
+// Every round is ended even when one step fails, as the peers end theirs; on failure the
+// halos stay dirty.
+void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on);
+// begin_round + end_round of the dirty ones among `reads`, after keep_dirty.
+void exchange_dirty(const distributed_layout& layout, halo_reads& reads, const executor& on,
+                    const char* call);
+
+}  // namespace detail
+
+}  // namespace funcmesh
