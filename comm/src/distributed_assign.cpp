@@ -1,7 +1,10 @@
 // The non-template checks of distributed assignments.
+#include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_assign.hpp>
 
 #include <string>
+
+#include <funcmesh/comm/mpi_error.hpp>
 
 namespace funcmesh::detail {
 
@@ -12,11 +15,28 @@ void check_distributed_space(const run_options& options) {
       "the owners' to compute and send); for another iteration space, assign to u.local()");
 }
 
+void check_target_sizes(const distributed_layout& layout, const grid_function_base& target) {
+  if (target.owned_size() == layout.owned_count() && target.total_size() == layout.total_count()) {
+    return;
+  }
+  throw error(mpi::rank_prefix() + "funcmesh: a distributed assignment on " + layout.describe() +
+              " writes " + target.describe() + " of " + std::to_string(target.owned_size()) +
+              " owned / " + std::to_string(target.total_size()) +
+              " values; the layout's part here has " + std::to_string(layout.owned_count()) +
+              " / " + std::to_string(layout.total_count()));
+}
+
 void check_target_layout(const distributed_layout& layout, const halo_state* target) {
   if (target == nullptr || target->layout() == layout) return;
   throw error("funcmesh: one fused loop assigns " + target->function().describe() + " on " +
               target->layout().describe() + " and a function on " + layout.describe() +
               ": the targets of one loop must share one layout");
+}
+
+void refuse_moved_from_dist_function() {
+  throw error(
+      "funcmesh: use of a moved-from dist_function (it has no layout and no values until it "
+      "is given a function: u = v or u = std::move(v))");
 }
 
 }  // namespace funcmesh::detail

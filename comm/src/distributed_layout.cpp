@@ -94,22 +94,25 @@ std::string distributed_layout::describe() const {
 const face_set& distributed_layout::faces() const {
   detail::layout_state& s = *state_;
   // An agreement that throws leaves the flag unset: every rank throws, and may try again.
+  // Everything that can fail happens before the agreement, so every rank leaves it alike.
   std::call_once(s.faces_built, [&s] {
     std::unique_ptr<face_set> faces;
-    std::string failure;
+    std::unique_ptr<grid_function<double>> volume;
+    std::exception_ptr failure;
     try {
       faces = std::make_unique<face_set>(s.local);
       if (faces->untagged_boundary_faces() > 0) {
-        failure = std::to_string(faces->untagged_boundary_faces()) +
-                  " domain-boundary face(s) of this rank's part carry no boundary physical "
-                  "group (untagged boundary): tag every boundary face of the mesh (a Gmsh "
-                  "Physical Curve in 2-D, Physical Surface in 3-D)";
+        throw error("funcmesh: " + std::to_string(faces->untagged_boundary_faces()) +
+                    " domain-boundary face(s) of this rank's part carry no boundary physical "
+                    "group (untagged boundary): tag every boundary face of the mesh (a Gmsh "
+                    "Physical Curve in 2-D, Physical Surface in 3-D)");
       }
-    } catch (const std::exception& e) {
-      failure = e.what();
+      volume = std::make_unique<grid_function<double>>(faces->volume_function());
+    } catch (...) {
+      failure = std::current_exception();
     }
-    mpi::agree(mpi::communicator(s.comm), failure.empty() ? failure : "funcmesh: " + failure);
-    s.volume = std::make_unique<grid_function<double>>(faces->volume_function());
+    mpi::agree(mpi::communicator(s.comm), failure);
+    s.volume = std::move(volume);
     s.faces = std::move(faces);
   });
   return *s.faces;

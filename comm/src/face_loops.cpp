@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/core/error.hpp>
 
 namespace funcmesh::detail {
@@ -72,13 +72,18 @@ std::vector<int> prepare_face_loop(const halo_state& out, const halo_state& u,
 }
 
 void check_face_set(const face_set& faces, const distributed_layout& layout, const char* call) {
-  if (faces.owned_count() == layout.owned_count() && faces.cell_count() == layout.total_count()) {
-    return;
-  }
-  throw error(mpi::rank_prefix() + call + ": the face set (" + std::to_string(faces.owned_count()) +
+  if (&faces == &layout.faces()) return;
+  std::string failure;
+  if (faces.owned_count() != layout.owned_count() || faces.cell_count() != layout.total_count()) {
+    failure = std::string(call) + ": the face set (" + std::to_string(faces.owned_count()) +
               " owned of " + std::to_string(faces.cell_count()) + " cells) is not of " +
               layout.describe() + "'s local mesh (" + std::to_string(layout.owned_count()) +
-              " of " + std::to_string(layout.total_count()) + ")");
+              " of " + std::to_string(layout.total_count()) + ")";
+  } else if (faces.untagged_boundary_faces() > 0) {
+    failure = std::string(call) + ": " + std::to_string(faces.untagged_boundary_faces()) +
+              " domain-boundary face(s) of the face set carry no boundary physical group";
+  }
+  mpi::agree(mpi::communicator(layout.comm()), failure);
 }
 
 }  // namespace funcmesh::detail

@@ -70,23 +70,29 @@ void check_same_layout(const distributed_layout& layout, const grid_function_bas
 namespace {
 
 // Compares every rank's dirty decisions with one allreduce (MPI_MIN of "lowest rank that
-// finds it dirty" and "lowest rank that finds it clean" per read) and throws the same
-// collective_error on every rank where they differ.
-void check_decisions(const distributed_layout& layout, const halo_reads& reads, const char* call) {
+// failed", then per read of "lowest rank that finds it dirty" and "lowest rank that finds
+// it clean") and throws the same collective_error on every rank where any rank failed or
+// the decisions differ. On the halo plan's own communicator: it can never pair with a
+// reduction a peer makes on the layout's.
+void check_decisions(const distributed_layout& layout, const halo_reads& reads,
+                     const std::exception_ptr& local_failure, const char* call) {
   const std::size_t n = reads.size();
   const int rank = layout.rank();
-  std::vector<int> lowest(2 * n);
+  std::vector<int> lowest(1 + 2 * n);
+  lowest[0] = local_failure ? rank : INT_MAX;
   for (std::size_t k = 0; k < n; ++k) {
     const bool dirty = reads[k]->stale();
-    lowest[2 * k] = dirty ? rank : INT_MAX;
-    lowest[2 * k + 1] = dirty ? INT_MAX : rank;
+    lowest[1 + 2 * k] = dirty ? rank : INT_MAX;
+    lowest[2 + 2 * k] = dirty ? INT_MAX : rank;
   }
-  const MPI_Comm comm = layout.comm();
+  const MPI_Comm comm = layout.halo().comm();
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, lowest.data(), static_cast<int>(lowest.size()), MPI_INT,
                           MPI_MIN, comm),
             "MPI_Allreduce (FUNCMESH_CHECK_SPMD)", comm);
+  // Some rank failed: every rank throws its message (agree sends it from the lowest).
+  if (lowest[0] != INT_MAX) mpi::agree(mpi::communicator(comm), local_failure);
   for (std::size_t k = 0; k < n; ++k) {
-    const int first_dirty = lowest[2 * k], first_clean = lowest[2 * k + 1];
+    const int first_dirty = lowest[1 + 2 * k], first_clean = lowest[2 + 2 * k];
     if (first_dirty == INT_MAX || first_clean == INT_MAX) continue;
     // One of the two is rank 0; the other is the lowest rank that disagrees with it.
     const int disagreeing = std::max(first_dirty, first_clean);
@@ -106,9 +112,13 @@ void check_decisions(const distributed_layout& layout, const halo_reads& reads, 
 
 }  // namespace
 
-void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char* call) {
-  if (reads.empty()) return;
-  if (spmd_check_enabled()) check_decisions(layout, reads, call);
+void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char* call,
+                std::exception_ptr local_failure, bool always_check) {
+  if (spmd_check_enabled() && (always_check || !reads.empty())) {
+    check_decisions(layout, reads, local_failure, call);
+  } else if (local_failure) {
+    std::rethrow_exception(local_failure);
+  }
   reads.keep_dirty();
 }
 

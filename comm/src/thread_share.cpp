@@ -66,9 +66,11 @@ thread_share share_node_cores(MPI_Comm comm, bool threads_variables_set) {
   const int ranks = node.size();
   thread_share share;
   share.user_set = threads_variables_set;
-  // Each rank's mask, then its threads when the user chose them (0: the rule decides).
+  // Each rank's mask, then its threads when the user chose them (0: the rule decides; a
+  // chosen 0, never split, runs 1 thread).
   cpu_mask mine = own_mask();
-  mine.push_back(share.user_set ? static_cast<std::uint64_t>(exec::threads_target()) : 0);
+  const int chosen = share.user_set ? std::max(1, exec::threads_target()) : 0;
+  mine.push_back(static_cast<std::uint64_t>(chosen));
   const std::size_t row = mine.size();
   std::vector<std::uint64_t> all(row * static_cast<std::size_t>(ranks));
   check_mpi(MPI_Allgather(mine.data(), static_cast<int>(row), MPI_UINT64_T, all.data(),

@@ -134,6 +134,51 @@ TEST(dist_function, proxy_and_face_reads_exchange_a_dirty_halo_once) {
                fm::aliasing_error);
 }
 
+// Eight distributed inputs of one face sum, seven of them dirty: one round for the dirty
+// ones (more than the few kept inline), with and without the SPMD check.
+TEST(dist_function, many_halo_reads_in_one_assignment) {
+  setup s;
+  for (const bool check : {false, true}) {
+    fm::set_spmd_check(check);
+    std::vector<fm::dist_function<double>> in;
+    std::vector<fm::grid_function<double>> plain;
+    for (int k = 0; k < 8; ++k) {
+      in.emplace_back(s.layout, "in" + std::to_string(k));
+      in.back() = (1.0 + k) * s.u + s.w;
+      if (k == 0) in.back().exchange();  // clean; the others stay dirty
+      fm::dist_function<double> filled = in.back();
+      filled.exchange();
+      plain.push_back(filled.local());
+    }
+    const auto rounds = s.layout.halo().exchange_count();
+    s.v = fm::sum_over_faces(s.layout, flux{},
+                             in[0] + in[1] + in[2] + in[3] + in[4] + in[5] + in[6] + in[7],
+                             fm::on_other_groups(closed{}));
+    s.gv = fm::sum_over_faces(
+        s.layout, flux{},
+        plain[0] + plain[1] + plain[2] + plain[3] + plain[4] + plain[5] + plain[6] + plain[7],
+        fm::on_other_groups(closed{}));
+    s.expect_same(check ? "eight inputs, checked" : "eight inputs");
+    EXPECT_EQ(s.layout.halo().exchange_count(), rounds + 1) << "one round for all";
+    for (int k = 0; k < 8; ++k) {
+      // in0 by its exchange(), the others in the assignment's round: once each.
+      EXPECT_EQ(in[static_cast<std::size_t>(k)].exchange_count(), 1u);
+      EXPECT_FALSE(in[static_cast<std::size_t>(k)].halo_stale());
+    }
+  }
+  fm::set_spmd_check(false);
+}
+
+TEST(dist_function, a_moved_from_function_refuses_use_until_given_one) {
+  setup s;
+  fm::dist_function<double> moved = std::move(s.v);
+  EXPECT_THROW((void)s.v.layout(), fm::error);
+  EXPECT_THROW(s.v = s.u + 1.0, fm::error);
+  s.v = moved;  // given a function again
+  EXPECT_TRUE(s.v.layout() == s.layout);
+  s.v = s.u + 1.0;
+}
+
 TEST(dist_function, compound_assignments_and_copies) {
   setup s;
   s.v = s.u;

@@ -81,6 +81,29 @@ TEST(spmd_check, a_write_on_rank_0_only_fails_every_rank_naming_function_and_ran
   fm::set_spmd_check(false);
 }
 
+TEST(spmd_check, an_error_on_one_rank_before_sending_fails_every_rank) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank always agrees with itself";
+  fm::set_spmd_check(true);
+  heat_like::problem p;
+  const fm::index_t owned = p.layout.owned_count(), halo = p.layout.total_count() - owned;
+  // Too few values on rank 0 only: a size of that rank's part.
+  fm::grid_function<double> weights(world_rank() == 0 ? owned - 1 : owned,
+                                    world_rank() == 0 ? 0 : halo, "weights");
+  weights = 1.0;
+  fm::dist_function<double> v(p.layout, "v");
+  const auto rounds = p.layout.halo().exchange_count();
+  try {
+    v = p.rhs(p.u) * weights;  // u is dirty: without the check, rank 0 would fail alone
+    ADD_FAILURE() << "rank " << world_rank() << ": no error";
+  } catch (const fm::mpi::collective_error& e) {
+    EXPECT_EQ(e.failing_rank(), 0) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'weights'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(p.layout.halo().exchange_count(), rounds) << "refused before any message";
+  EXPECT_TRUE(p.u.halo_stale());
+  fm::set_spmd_check(false);
+}
+
 TEST(spmd_check, with_the_check_off_mark_halo_stale_on_every_rank_works) {
   fm::set_spmd_check(false);
   heat_like::problem p;

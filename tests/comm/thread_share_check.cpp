@@ -1,8 +1,10 @@
 // Checks the per-node thread rule under mpirun, as a user would start a program: the MPI
 // environment divides the node's cores among its ranks unless a thread variable is set.
-//   thread_share_check --expect shared|N [--oversubscribed yes|no|auto|any]
+//   thread_share_check --expect shared|rule|N [--oversubscribed yes|no|auto|any]
 // shared: every rank's mask must be the same set of C CPUs and the target max(1, C / R),
-// R the ranks on the node; N: the target must be N. auto: oversubscribed exactly when the
+// R the ranks on the node; rule: the target must be max(1, CPUs in the rank's mask / ranks
+// whose masks share one of them), whatever the masks are (ranks bound to cores, on a host
+// with or without SMT); N: the target must be N. auto: oversubscribed exactly when the
 // node's ranks x targets exceed the C CPUs they all share. Exits non-zero (with one line
 // per failing rank) when the environment decided otherwise.
 #include <sched.h>
@@ -48,7 +50,19 @@ int main(int argc, char** argv) {
     for (unsigned char bit : mine) cores += bit;
     std::string failure;
     int expected = 0;
-    if (expect == "shared") {
+    if (expect == "rule") {
+      // max(1, CPUs in this rank's mask / ranks on the node whose masks share one of them).
+      int sharers = 0;
+      for (int r = 0; r < node.size(); ++r) {
+        bool shares = false;
+        for (std::size_t cpu = 0; cpu < mine.size(); ++cpu) {
+          shares = shares ||
+                   (mine[cpu] != 0 && all[static_cast<std::size_t>(r) * mine.size() + cpu] != 0);
+        }
+        sharers += shares ? 1 : 0;
+      }
+      expected = std::max(1, cores / std::max(1, sharers));
+    } else if (expect == "shared") {
       for (int r = 0; r < node.size(); ++r) {
         if (!std::equal(mine.begin(), mine.end(),
                         all.begin() + r * static_cast<long>(mine.size()))) {

@@ -22,6 +22,10 @@
 
 namespace funcmesh {
 
+namespace detail {
+[[noreturn]] void refuse_moved_from_dist_function();
+}  // namespace detail
+
 template <class T, class Tag = cells>
 class dist_function {
  public:
@@ -46,8 +50,9 @@ class dist_function {
     values_->local = other.local();
     if (!other.halo_stale()) values_->state.mark_exchanged();
   }
-  // Moves keep the values' address (expressions built on them stay valid); a moved-from
-  // function may only be destroyed or assigned to.
+  // Moves keep the values' address (expressions built on them stay valid). A moved-from
+  // function may be destroyed, or given a function by u = v or u = std::move(v); any other
+  // use throws funcmesh::error.
   dist_function(dist_function&&) noexcept = default;
   dist_function& operator=(dist_function&&) noexcept = default;
   // u = v: v's owned values, as an assignment (u's halo is then dirty). Same layout.
@@ -58,40 +63,40 @@ class dist_function {
   }
   ~dist_function() = default;
 
-  const distributed_layout& layout() const { return values_->layout; }
-  const std::string& name() const { return values_->local.name(); }
+  const distributed_layout& layout() const { return held().layout; }
+  const std::string& name() const { return held().local.name(); }
   // The local values: owned [0, owned_size()), then the halo. Writing them (any
   // assignment, write()) makes the halo dirty.
-  grid_function<T, Tag>& local() { return values_->local; }
-  const grid_function<T, Tag>& local() const { return values_->local; }
-  index_t owned_size() const { return values_->local.owned_size(); }
+  grid_function<T, Tag>& local() { return held().local; }
+  const grid_function<T, Tag>& local() const { return held().local; }
+  index_t owned_size() const { return held().local.owned_size(); }
   index_t interior_size() const { return layout().interior_count(); }
   // Host access to every local value; write() counts as a write (the halo is then dirty).
-  read_access<T> read(memory_space space = host_space) const { return values_->local.read(space); }
-  write_access<T> write(memory_space space = host_space) { return values_->local.write(space); }
+  read_access<T> read(memory_space space = host_space) const { return held().local.read(space); }
+  write_access<T> write(memory_space space = host_space) { return held().local.write(space); }
 
   // Dirty: written since its halo was last filled, on this rank.
-  bool halo_stale() const { return values_->state.stale(); }
+  bool halo_stale() const { return held().state.stale(); }
   // After a host write on only some ranks: call on every rank (collective by contract),
   // so that every rank exchanges at the next read. No message.
-  void mark_halo_stale() { values_->state.mark_stale(); }
+  void mark_halo_stale() { held().state.mark_stale(); }
   // Rounds that refreshed this function's halo.
-  std::uint64_t exchange_count() const { return values_->state.exchanges(); }
-  halo_state& halo() const { return values_->state; }
+  std::uint64_t exchange_count() const { return held().state.exchanges(); }
+  halo_state& halo() const { return held().state; }
 
   // Fills the halo from the owners when dirty (decided locally; see spmd_check.hpp).
   // Collective over the layout. Const, as reading u in an assignment is: the halo holds
   // copies of other ranks' values, and refreshing them changes nothing this rank owns.
   void exchange(const executor& on = default_executor()) const {
     detail::halo_reads reads;
-    reads.add(&values_->state);
+    reads.add(&held().state);
     detail::exchange_dirty(layout(), reads, on, "funcmesh::dist_function::exchange");
   }
 
   // What an expression reads of u: its local values at the index computed, with its halo
   // state (the Expression protocol, grid_expression.hpp).
   function_read<T, Tag> as_expression() const {
-    return function_read<T, Tag>(values_->local, &values_->state);
+    return function_read<T, Tag>(held().local, &held().state);
   }
 
   // u = e, u op= e over the owned cells (halos exchanged first where e reads them dirty).
@@ -141,6 +146,10 @@ class dist_function {
     grid_function<T, Tag> local;
     halo_state state;
   };
+  holder& held() const {
+    if (!values_) detail::refuse_moved_from_dist_function();
+    return *values_;
+  }
   std::unique_ptr<holder> values_;
 };
 

@@ -5,6 +5,7 @@
 // owned-interior cells.
 #pragma once
 
+#include <exception>
 #include <type_traits>
 
 #include <funcmesh/comm/distributed_layout.hpp>
@@ -42,6 +43,9 @@ const auto& plain_statement(const S& s) {
 // Refuses a non-default iteration space: a distributed assignment computes the owned cells
 // (the halo is the owners' to compute and to send).
 void check_distributed_space(const run_options& options);
+// Throws unless `target` has the layout's owned and total counts (a plain grid function in a
+// fused run with distributed targets).
+void check_target_sizes(const distributed_layout& layout, const grid_function_base& target);
 // Throws unless the distributed target `s` (if it is one) is on `layout`.
 void check_target_layout(const distributed_layout& layout, const halo_state* target);
 
@@ -69,8 +73,17 @@ void run_distributed(const run_options& options, const distributed_layout& layou
                      const S&... statements) {
   check_distributed_space(options);
   halo_reads reads;
-  collect_halo_reads(layout, reads, statements...);
-  keep_dirty(layout, reads, "funcmesh: a distributed assignment");
+  // Everything the loops would refuse is checked here, before any message: sizes are a
+  // rank's own, so with the check on, keep_dirty agrees on them.
+  std::exception_ptr failure;
+  try {
+    collect_halo_reads(layout, reads, statements...);
+    (check_target_sizes(layout, *statements.target), ...);
+    (check_reads(statements, layout.owned_count(), statements...), ...);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  keep_dirty(layout, reads, "funcmesh: a distributed assignment", failure, true);
   const executor on = options.on.value_or(default_executor());
   if (reads.empty()) {  // every halo read is clean: one loop, no message
     run<Compiler>(run_options{.on = on}, statements...);

@@ -28,7 +28,9 @@ namespace detail {
 // throws alike, with no message.
 std::vector<int> prepare_face_loop(const halo_state& out, const halo_state& u,
                                    const std::vector<std::string>& names, const char* call);
-// Throws (on this rank) unless `faces` has the counts of `layout`'s local mesh.
+// For a face set other than the layout's own: agrees over the layout that every rank's
+// has the counts of its local mesh and a tagged boundary (a collective), so that a wrong
+// one fails every rank alike. The layout's own face set needs no check (and no message).
 void check_face_set(const face_set& faces, const distributed_layout& layout, const char* call);
 
 // The scatter form's faces: run(begin, end) adds faces [begin, end) to their owned cells
@@ -158,7 +160,8 @@ void gather_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u
 // colour. The order of additions depends on the local face numbering (and on CUDA on
 // timing), so results are NOT bitwise identical across rank counts (they agree with
 // gather_faces to rounding). Collective over the layout. `faces`: the layout's own face
-// set, or another of its local mesh (other scatter blocks, face_set(layout.local(), n)).
+// set, or another of its local mesh (other scatter blocks, face_set(layout.local(), n):
+// checked with one agreement per call).
 template <class Compiler = exec::this_compiler, class T, class S, class Flux, class... B>
 void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u,
                    const face_set& faces, const Flux& flux, const boundary_flux<B>&... boundary) {

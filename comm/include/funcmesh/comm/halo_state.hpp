@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <vector>
 
 #include <funcmesh/comm/distributed_layout.hpp>
@@ -77,11 +78,16 @@ void check_same_layout(const distributed_layout& layout, const grid_function_bas
                        const grid_read& read);
 
 // Step 3 of an assignment: keeps the reads whose halo is dirty on this rank. Under the SPMD
-// contract every rank keeps the same ones, with no message. With the check on
-// (spmd_check_enabled()), one MPI_Allreduce over the layout compares every rank's
-// decisions; where they differ, every rank throws mpi::collective_error naming the
-// function and the lowest rank that disagrees with rank 0.
-void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char* call);
+// contract every rank keeps the same ones, with no message. `local_failure`: what this
+// rank found wrong with the assignment before any message (a size of its own part);
+// without the check it is rethrown here, on this rank. With the check on
+// (spmd_check_enabled()), one MPI_Allreduce on the layout's halo communicator compares
+// every rank's decisions and failures (skipped when there is nothing to compare, unless
+// `always_check`: an assignment may fail on some ranks only); every rank then throws the
+// same mpi::collective_error: the lowest failing rank's error, or the disagreement,
+// naming the function and the lowest rank that disagrees with rank 0.
+void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char* call,
+                std::exception_ptr local_failure = nullptr, bool always_check = false);
 
 // One round for all of `dirty` (their layout's plan) and its end. The packed values are
 // those of the current write count: nothing may write them until end_round.
