@@ -73,11 +73,12 @@ void run_distributed(const run_options& options, const distributed_layout& layou
                      const S&... statements) {
   check_distributed_space(options);
   halo_reads reads;
-  // Everything the loops would refuse is checked here, before any message: sizes are a
-  // rank's own, so with the check on, keep_dirty agrees on them.
+  // Everything the loops would refuse is checked here, before any message. Aliasing and
+  // layouts are alike on every rank: thrown as they are. Sizes are a rank's own part's:
+  // kept for keep_dirty, which agrees on them with the check on.
+  collect_halo_reads(layout, reads, statements...);
   std::exception_ptr failure;
   try {
-    collect_halo_reads(layout, reads, statements...);
     (check_target_sizes(layout, *statements.target), ...);
     (check_reads(statements, layout.owned_count(), statements...), ...);
   } catch (...) {
