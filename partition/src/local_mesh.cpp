@@ -9,6 +9,7 @@
 #include <string>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/exec/thread_policy.hpp>
 
 #include "local_mesh/boundary_lookup.hpp"
 
@@ -299,9 +300,11 @@ std::vector<local_mesh> build_local_meshes(const mesh& global, const graph& dual
   const std::vector<index_t> owned = owned_by_part(part, parts, offsets);
   const auto lookup = local_mesh_detail::attach_boundary(global);
   std::vector<local_mesh> result(at(parts));
-  // Parts are independent: each thread builds whole parts with scratch maps of its own.
+  // Parts are independent: each thread builds whole parts with scratch maps of its own, on
+  // the thread policy's threads (an MPI rank's share of its node, not every CPU).
   std::exception_ptr failure;
-#pragma omp parallel
+  [[maybe_unused]] const int threads = std::max(1, std::min(exec::threads_target(), parts));
+#pragma omp parallel num_threads(threads)
   {
     builder b(global, dual, part, parts, options, lookup);
 #pragma omp for schedule(dynamic)
