@@ -178,16 +178,6 @@ void refuse_halo_in_global_reduction(const reduce_options& options, const char* 
 
 namespace funcmesh::detail {
 
-void refuse_mixed_layouts(const distributed_layout& layout, const std::string& first,
-                          const grid_read& other, const char* call) {
-  const std::string reads =
-      first.empty() ? "a reduction over " + layout.describe()
-                    : "the expression reads " + first + " on " + layout.describe() + " and";
-  throw error(std::string(call) + ": " + reads + " reads " + other.describe() + " on " +
-              other.halo->layout().describe() +
-              ": the functions of one reduction must share one layout");
-}
-
 void refuse_no_layout(const char* call) {
   throw error(std::string(call) +
               ": the expression reads no distributed function, so it names no ranks to "

@@ -25,43 +25,20 @@ void halo_reads::add(halo_state* state) {
   ++count_;
 }
 
-void halo_reads::keep(const std::vector<bool>& keep) {
+void halo_reads::keep_dirty() {
+  // In place: an entry moves only to a position before it.
   std::size_t kept = 0;
-  const std::size_t n = count_;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!keep[k]) continue;
-    halo_state* state = (*this)[k];
-    if (kept < first_.size()) {
-      first_[kept] = state;
-    } else {
-      more_[kept - first_.size()] = state;
-    }
-    ++kept;
+  for (std::size_t k = 0; k < count_; ++k) {
+    if ((*this)[k]->stale()) slot(kept++) = (*this)[k];
   }
   count_ = kept;
   more_.resize(kept > first_.size() ? kept - first_.size() : 0);
 }
 
-void halo_reads::keep_dirty() {
-  // The common case (a few reads, inline) without building a mask.
-  std::size_t kept = 0;
-  if (count_ <= first_.size()) {
-    for (std::size_t k = 0; k < count_; ++k) {
-      if (first_[k]->stale()) first_[kept++] = first_[k];
-    }
-    count_ = kept;
-    return;
-  }
-  std::vector<bool> dirty(count_);
-  for (std::size_t k = 0; k < count_; ++k) dirty[k] = (*this)[k]->stale();
-  keep(dirty);
-}
-
-void check_same_layout(const distributed_layout& layout, const grid_function_base& target,
-                       const grid_read& read) {
-  if (read.halo->layout() == layout) return;
-  throw error("funcmesh: an assignment to " + target.describe() + " on " + layout.describe() +
-              " reads " + read.describe() + " of another distributed layout, " +
+void refuse_mixed_layouts(const distributed_layout& layout, const std::string& reader,
+                          const grid_read& read, const char* call) {
+  throw error(std::string(call) + ": " + reader + " on " + layout.describe() + " reads " +
+              read.describe() + " of another distributed layout, " +
               read.halo->layout().describe() +
               ": the functions of one expression must share one layout (distribute once and "
               "make every function from that layout)");
@@ -123,20 +100,14 @@ void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char*
 }
 
 void begin_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
-  std::array<halo_field, 6> first{};
-  std::vector<halo_field> more;
+  // A few fields inline, more on the heap.
+  std::array<halo_field, 6> few{};
+  std::vector<halo_field> many(dirty.size() > few.size() ? dirty.size() : 0);
+  const std::span<halo_field> fields =
+      many.empty() ? std::span<halo_field>(few.data(), dirty.size()) : std::span<halo_field>(many);
   for (std::size_t k = 0; k < dirty.size(); ++k) {
-    const halo_field field{&dirty[k]->function(), dirty[k]->element_size()};
-    if (k < first.size()) {
-      first[k] = field;
-    } else {
-      if (more.empty()) more.assign(first.begin(), first.end());
-      more.push_back(field);
-    }
+    fields[k] = {&dirty[k]->function(), dirty[k]->element_size()};
   }
-  const std::span<const halo_field> fields =
-      more.empty() ? std::span<const halo_field>(first.data(), dirty.size())
-                   : std::span<const halo_field>(more);
   layout.halo().begin(fields, on);
   for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_exchanged();
 }

@@ -56,11 +56,10 @@ template <class... S>
 void collect_halo_reads(const distributed_layout& layout, halo_reads& reads,
                         const S&... statements) {
   auto visit_one = [&](const auto& s) {
+    auto reader = [&s] { return "an assignment to " + s.target->describe(); };
     auto visitor = [&](const grid_read& read) {
       (check_not_aliased(*statements.target, read), ...);
-      if (read.halo == nullptr) return;
-      if (!(read.halo->layout() == layout)) check_same_layout(layout, *s.target, read);
-      if (read.mode == read_mode::proxy) reads.add(read.halo);
+      note_halo_read(layout, read, reads, reader, "funcmesh");
     };
     s.expression.visit(visitor);
   };

@@ -53,10 +53,6 @@ using mpi_reduction_t =
     std::conditional_t<std::is_floating_point_v<T>, double,
                        std::conditional_t<std::is_same_v<T, int>, int, long long>>;
 
-// Throws: a reduction over `layout` (that of `first`, what it names) reads `other`, a
-// function of another layout.
-[[noreturn]] void refuse_mixed_layouts(const distributed_layout& layout, const std::string& first,
-                                       const grid_read& other, const char* call);
 // Throws: `call` was given an expression that reads no distributed function.
 [[noreturn]] void refuse_no_layout(const char* call);
 
@@ -69,7 +65,8 @@ const distributed_layout& layout_read_by(const E& e, const char* call) {
     if (first.halo == nullptr) {
       first = read;
     } else if (!(read.halo->layout() == first.halo->layout())) {
-      refuse_mixed_layouts(first.halo->layout(), first.describe(), read, call);
+      refuse_mixed_layouts(first.halo->layout(), "an expression reading " + first.describe(), read,
+                           call);
     }
   };
   as_node(e).visit(visitor);
@@ -83,11 +80,8 @@ template <class E>
 void refresh_halos(const distributed_layout& layout, const E& e, const reduce_options& o,
                    const char* call) {
   halo_reads reads;
-  auto visitor = [&](const grid_read& read) {
-    if (read.halo == nullptr) return;
-    if (!(read.halo->layout() == layout)) refuse_mixed_layouts(layout, "", read, call);
-    if (read.mode == read_mode::proxy) reads.add(read.halo);
-  };
+  auto reader = [] { return std::string("a reduction"); };
+  auto visitor = [&](const grid_read& read) { note_halo_read(layout, read, reads, reader, call); };
   as_node(e).visit(visitor);
   exchange_dirty(layout, reads, o.on.value_or(default_executor()), call);
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include <funcmesh/comm/distributed_layout.hpp>
@@ -61,21 +62,35 @@ class halo_reads {
   halo_state* operator[](std::size_t k) const {
     return k < first_.size() ? first_[k] : more_[k - first_.size()];
   }
-  // Keeps the entries for which keep[k] holds, in order.
-  void keep(const std::vector<bool>& keep);
-  // Keeps the dirty ones (stale() on this rank).
+  // Keeps the dirty ones (stale() on this rank), in order.
   void keep_dirty();
 
  private:
+  halo_state*& slot(std::size_t k) {
+    return k < first_.size() ? first_[k] : more_[k - first_.size()];
+  }
+
   std::array<halo_state*, 6> first_{};
   std::vector<halo_state*> more_;
   std::size_t count_ = 0;
 };
 
-// Throws unless `read` (a distributed function's) belongs to `layout`: one expression does
-// not mix the functions of two partitions. Names both functions and both layouts.
-void check_same_layout(const distributed_layout& layout, const grid_function_base& target,
-                       const grid_read& read);
+// Throws: `reader` (on `layout`: an assignment, a reduction) reads `read`, a distributed
+// function of another layout; one expression does not mix the functions of two
+// partitions. Names both functions and both layouts.
+[[noreturn]] void refuse_mixed_layouts(const distributed_layout& layout, const std::string& reader,
+                                       const grid_read& read, const char* call);
+
+// One read of an expression being collected for `layout`: a distributed function's of
+// another layout is refused (`reader()` names what reads it, built only then), one read at
+// neighbours joins `reads`.
+template <class Reader>
+void note_halo_read(const distributed_layout& layout, const grid_read& read, halo_reads& reads,
+                    const Reader& reader, const char* call) {
+  if (read.halo == nullptr) return;
+  if (!(read.halo->layout() == layout)) refuse_mixed_layouts(layout, reader(), read, call);
+  if (read.mode == read_mode::proxy) reads.add(read.halo);
+}
 
 // Step 3 of an assignment: keeps the reads whose halo is dirty on this rank. Under the SPMD
 // contract every rank keeps the same ones, with no message. `local_failure`: what this
