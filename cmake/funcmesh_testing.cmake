@@ -31,7 +31,7 @@ if(FUNCMESH_ENABLE_MPI AND NOT MPIEXEC_PREFLAGS)
 endif()
 
 function(funcmesh_add_gtest name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;ENVIRONMENT" "SOURCES;LIBRARIES;LABELS")
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT ${FUNCMESH_TEST_TIMEOUT})
   endif()
@@ -40,8 +40,12 @@ function(funcmesh_add_gtest name)
   funcmesh_target_warnings(${name})
   # Escaped: gtest_discover_tests would keep only the first of several labels.
   string(REPLACE ";" "\\;" labels "${arg_LABELS}")
+  set(environment)
+  if(arg_ENVIRONMENT)
+    set(environment ENVIRONMENT "${arg_ENVIRONMENT}")
+  endif()
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-                       PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${labels}")
+                       PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${labels}" ${environment})
 endfunction()
 
 function(funcmesh_add_mpi_test name)

@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <funcmesh/comm/gpu_aware_mpi.hpp>
+#include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/thread_share.hpp>
+#include <funcmesh/exec/executor.hpp>
 
 namespace funcmesh::mpi {
 
@@ -78,14 +81,55 @@ environment::environment(int& argc, char**& argv, int required) {
     throw error(rank_prefix() + "MPI provides " + thread_level_name(provided_) +
                 " but funcmesh requires " + thread_level_name(required));
   }
-  // Ranks on one node divide its cores unless the user chose a thread count.
-  const thread_share share = share_node_cores(MPI_COMM_WORLD, threads_variables_set());
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  set_executor_notes(rank == 0);
+  try {
+    start_up(rank, verbose_requested(argc, argv));
+  } catch (const collective_error& failure) {
+    if (rank == 0) {
+      std::fprintf(stderr, "funcmesh: %s\n", failure.what());
+      std::fflush(stderr);
+    }
+    std::set_terminate(previous_terminate_);
+    if (owns_) MPI_Finalize();
+    throw start_error(failure.what());
+  }
+}
+
+void environment::start_up(int rank, bool verbose) {
+  const communicator world;
+  // Ranks on one node divide its cores unless the user chose a thread count.
+  const thread_share share = share_node_cores(MPI_COMM_WORLD, threads_variables_set());
   if (rank == 0 && share.oversubscribed) {
     std::fprintf(stderr, "%s\n", oversubscription_note(share).c_str());
     std::fflush(stderr);
   }
+  gpu_ = bind_rank_to_gpu(world);
+  std::exception_ptr failure;
+  bool device_memory_to_mpi = false;
+  try {
+    device_memory_to_mpi = gpu_aware();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree(world, failure);
+  if (!verbose) return;
+  print_bindings(world, gpu_);
+  if (rank == 0) {
+    std::fprintf(stderr, "funcmesh: CUDA-aware MPI: %s\n",
+                 device_memory_to_mpi ? "yes (device buffers go to MPI directly)"
+                                      : "no (device data is staged through pinned host memory)");
+    std::fflush(stderr);
+  }
+}
+
+bool verbose_requested(int argc, char** argv) {
+  for (int k = 1; k < argc; ++k) {
+    if (argv[k] != nullptr && std::string_view(argv[k]) == "--verbose") return true;
+  }
+  const char* setting = std::getenv("FUNCMESH_VERBOSE");
+  return setting != nullptr && std::string_view(setting) == "1";
 }
 
 environment::~environment() {

@@ -16,8 +16,17 @@ namespace funcmesh::mpi {
 
 namespace {
 
-bool built_with_cuda_support() {
+// Open MPI says so in mpi-ext.h at build time and answers MPIX_Query_cuda_support at run
+// time; the MPICH family (MPICH >= 4, Cray MPICH, MVAPICH) declares MPIX_GPU_query_support
+// in mpi.h and answers at run time only.
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+#define FUNCMESH_OMPI_CUDA_QUERY 1
+#elif defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000 && defined(MPIX_GPU_SUPPORT_CUDA)
+#define FUNCMESH_MPICH_GPU_QUERY 1
+#endif
+
+bool built_with_cuda_support() {
+#if defined(FUNCMESH_OMPI_CUDA_QUERY) || defined(FUNCMESH_MPICH_GPU_QUERY)
   return true;
 #else
   return false;
@@ -25,8 +34,11 @@ bool built_with_cuda_support() {
 }
 
 bool runtime_cuda_support() {
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+#if defined(FUNCMESH_OMPI_CUDA_QUERY)
   return MPIX_Query_cuda_support() == 1;
+#elif defined(FUNCMESH_MPICH_GPU_QUERY)
+  int supported = 0;
+  return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) == MPI_SUCCESS && supported != 0;
 #else
   return false;
 #endif
@@ -54,6 +66,9 @@ bool decide_gpu_aware(const char* setting, bool built_with_support, bool runtime
 }  // namespace detail
 
 bool gpu_aware() {
+  // Thread-safe and decided once; a throw (a bad setting) leaves it undecided, to throw
+  // again at the next call: the MPI environment and every halo plan's construction ask
+  // first, inside their agreed checks, so no exchange ever throws here alone.
   static const bool answer = detail::decide_gpu_aware(
       std::getenv("FUNCMESH_GPU_AWARE_MPI"), built_with_cuda_support(), runtime_cuda_support());
   return answer;

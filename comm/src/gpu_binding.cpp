@@ -2,10 +2,13 @@
 #include <funcmesh/comm/gpu_binding.hpp>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
-#include <string_view>
+#include <vector>
+
+#include <mpi.h>
 
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/config.hpp>
@@ -13,6 +16,19 @@
 #include <funcmesh/memory/memory_manager.hpp>
 
 namespace funcmesh::mpi {
+
+namespace {
+
+int visible_gpus() {
+  return config::cuda ? memory_manager_for(space_kind::cuda).device_count() : 0;
+}
+
+std::string absence_reason() {
+  if (!config::cuda) return "this funcmesh is built without CUDA";
+  return memory_manager_for(space_kind::cuda).absence_reason();
+}
+
+}  // namespace
 
 int choose_gpu(int local_rank, int visible_devices) {
   if (visible_devices <= 0)
@@ -38,18 +54,22 @@ std::optional<int> parse_gpu_override(const char* value) {
   return static_cast<int>(parsed);
 }
 
+std::optional<int> gpu_for_rank(int local_rank, int visible_devices, const char* override_text) {
+  const std::optional<int> requested = parse_gpu_override(override_text);
+  if (visible_devices <= 0) return std::nullopt;
+  if (requested && *requested >= visible_devices)
+    throw error(rank_prefix() + "FUNCMESH_GPU=" + std::to_string(*requested) + " but only " +
+                std::to_string(visible_devices) + " CUDA device(s) are visible");
+  return requested ? *requested : choose_gpu(local_rank, visible_devices);
+}
+
 std::optional<int> bound_device(const communicator& comm) {
   // Every rank makes the same collective calls whatever its environment says.
   const int local = comm.local_rank();
   std::optional<int> device;
   std::exception_ptr failure;
   try {
-    const std::optional<int> requested = parse_gpu_override(std::getenv("FUNCMESH_GPU"));
-    const int visible = config::cuda ? memory_manager_for(space_kind::cuda).device_count() : 0;
-    if (requested && visible > 0 && *requested >= visible)
-      throw error("FUNCMESH_GPU=" + std::to_string(*requested) + " but only " +
-                  std::to_string(visible) + " CUDA device(s) are visible");
-    if (visible > 0) device = requested ? *requested : choose_gpu(local, visible);
+    device = gpu_for_rank(local, visible_gpus(), std::getenv("FUNCMESH_GPU"));
   } catch (...) {
     failure = std::current_exception();
   }
@@ -57,19 +77,56 @@ std::optional<int> bound_device(const communicator& comm) {
   return device;
 }
 
-void bind_default_executor(const communicator& comm) {
+std::optional<int> bind_rank_to_gpu(const communicator& comm) {
   const std::optional<int> device = bound_device(comm);
-  const char* chosen = std::getenv("FUNCMESH_EXECUTOR");
-  const bool automatic = chosen == nullptr || *chosen == '\0' || std::string_view(chosen) == "auto";
   std::exception_ptr failure;
-  if (device && automatic) {
-    try {
-      set_default_executor(executor::cuda(*device));
-    } catch (...) {
-      failure = std::current_exception();
+  try {
+    if (device) {
+      bind_rank_device(*device);
+    } else if (gpu_required()) {
+      throw error(rank_prefix() +
+                  "FUNCMESH_REQUIRE_GPU=1 but no GPU is visible: " + absence_reason());
     }
+  } catch (...) {
+    failure = std::current_exception();
   }
   agree(comm, failure);
+  return device;
+}
+
+std::string describe_binding(int rank, const std::string& host, int local_rank, int local_size,
+                             std::optional<int> device, int visible_devices,
+                             const std::string& reason) {
+  std::string line = "rank " + std::to_string(rank) + " on " + host + " (local rank " +
+                     std::to_string(local_rank) + " of " + std::to_string(local_size) + "): ";
+  if (device) {
+    line += "cuda:" + std::to_string(*device) + " of " + std::to_string(visible_devices) +
+            " visible GPU" + (visible_devices == 1 ? "" : "s");
+  } else {
+    line += "no GPU (" + reason + ")";
+  }
+  return line;
+}
+
+void print_bindings(const communicator& comm, std::optional<int> device) {
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int host_length = 0;
+  check_mpi(MPI_Get_processor_name(host, &host_length), "MPI_Get_processor_name", comm.get());
+  const communicator node = comm.split_shared();
+  const std::string line = describe_binding(
+      comm.rank(), std::string(host, static_cast<std::size_t>(host_length)), node.rank(),
+      node.size(), device, visible_gpus(), device ? std::string() : absence_reason());
+  // Fixed-size lines keep the gather to one collective.
+  constexpr int width = 256;
+  std::vector<char> mine(width, '\0');
+  line.copy(mine.data(), width - 1);
+  std::vector<char> all(comm.rank() == 0 ? static_cast<std::size_t>(width) * comm.size() : 0);
+  check_mpi(MPI_Gather(mine.data(), width, MPI_CHAR, all.data(), width, MPI_CHAR, 0, comm.get()),
+            "MPI_Gather (GPU bindings)", comm.get());
+  if (comm.rank() != 0) return;
+  for (int r = 0; r < comm.size(); ++r)
+    std::fprintf(stderr, "funcmesh: %s\n", all.data() + static_cast<std::size_t>(r) * width);
+  std::fflush(stderr);
 }
 
 }  // namespace funcmesh::mpi

@@ -46,6 +46,21 @@ array<index_t> concatenate(const local_mesh& m, bool send, std::vector<index_t>&
   return all;
 }
 
+// Every entry of a plan's list must be a cell of [first, end): sends are owned cells,
+// receives are halo cells.
+void check_list(const array<index_t>& list, index_t first, index_t end, const char* what,
+                int part) {
+  const auto values = list.read();
+  for (index_t k = 0; k < list.size(); ++k) {
+    if (values[k] < first || values[k] >= end) {
+      throw error("funcmesh::halo_plan: part " + std::to_string(part) + " " + what + " cell " +
+                  std::to_string(values[k]) + " (entry " + std::to_string(k) +
+                  "), outside its cells [" + std::to_string(first) + ", " + std::to_string(end) +
+                  ")");
+    }
+  }
+}
+
 // The failure a test asked for (detail::halo_failure as int); 0 on the normal path.
 std::atomic<int> injected_failure{0};
 
@@ -85,6 +100,10 @@ halo_plan::halo_plan(MPI_Comm comm, const local_mesh& m)
     }
     send_ = concatenate(m, true, send_offset_);
     receive_ = concatenate(m, false, receive_offset_);
+    // Checked once here, so that no exchange reads the lists on the host again.
+    check_list(send_, 0, owned_count_, "sends", m.part);
+    check_list(receive_, owned_count_, total_count_, "receives", m.part);
+    (void)mpi::gpu_aware();  // decided now (a bad FUNCMESH_GPU_AWARE_MPI fails here, agreed)
   } catch (...) {
     failure = std::current_exception();
   }
@@ -211,10 +230,18 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     const auto bytes = static_cast<std::size_t>(send_.size()) * fields[i].element_size;
     if (s.send.size_bytes() != bytes) s.send.set_size(bytes, preserve::no);
     detail::gather_bytes(on, fields[i].function->storage(), total_count_, send_.storage(), s.send,
-                         fields[i].element_size);
+                         fields[i].element_size, true);
   }
   // Device data is staged through the host unless MPI is known to take device pointers.
+  // (gpu_aware() was decided when the plan was built: it cannot throw here.) GPU data staged
+  // through the host goes through page-locked copies, which DMA at full speed.
   const memory_space transfer = on.space().is_host() || !mpi::gpu_aware() ? host_space : on.space();
+  if (on.space().kind == space_kind::cuda && transfer.is_host()) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      slots_[i]->send.set_pinned_host(true);
+      slots_[i]->receive.set_pinned_host(true);
+    }
+  }
   try {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       slot& s = *slots_[i];
@@ -252,7 +279,7 @@ void halo_plan::end(const executor& on) {
       slot& s = *slots_[i];
       s.holder.release();  // the received host bytes may now move to the executor's space
       detail::scatter_bytes(on, s.receive, receive_.storage(), current_[i].function->storage(),
-                            total_count_, current_[i].element_size);
+                            total_count_, current_[i].element_size, true);
     }
   }
   current_.clear();

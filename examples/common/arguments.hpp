@@ -43,6 +43,7 @@ class arguments {
         if (print) std::fputs(usage().c_str(), stdout);
         return false;
       }
+      if (flag == "--verbose") continue;  // read by the MPI environment at start-up
       const entry* found = nullptr;
       for (const entry& e : entries_) {
         if ("--" + e.name == flag) found = &e;
@@ -67,6 +68,7 @@ class arguments {
       if (left.size() < 28) left.resize(28, ' ');
       text += left + " " + e.help + (e.shown.empty() ? "" : " (default " + e.shown + ")") + "\n";
     }
+    text += "  --verbose                   print each rank's host, rank and GPU at start-up\n";
     text += "  --help                      this text\n";
     return text;
   }

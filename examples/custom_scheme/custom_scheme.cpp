@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
   options chosen;
   if (!parse(argc, argv, chosen)) return 2;
   try {
-    fm::set_default_executor(fm::parse_executor(chosen.executor));
+    fm::set_default_executor(chosen.executor);  // "auto" stays per translation unit
     std::printf("custom_scheme: %lld values on the %s executor\n",
                 static_cast<long long>(chosen.cells), fm::default_executor().name().c_str());
 

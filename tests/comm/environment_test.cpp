@@ -202,17 +202,46 @@ TEST(gpu_binding, a_bad_funcmesh_gpu_on_one_rank_fails_every_rank) {
     unsetenv("FUNCMESH_GPU");
 }
 
-TEST(gpu_binding, binding_follows_the_visible_devices) {
+// The README's `mpirun -np 8 --map-by ppr:4:node` on nodes of 4 GPUs: each node's ranks
+// take its GPUs 0..3; 8 ranks on a node of 2 GPUs share them in turn; FUNCMESH_GPU wins.
+TEST(gpu_binding, the_rule_spreads_a_nodes_ranks_over_its_gpus) {
+  for (int local = 0; local < 4; ++local) EXPECT_EQ(mpi::gpu_for_rank(local, 4, nullptr), local);
+  for (int local = 0; local < 8; ++local) EXPECT_EQ(mpi::gpu_for_rank(local, 2, ""), local % 2);
+  EXPECT_EQ(mpi::gpu_for_rank(3, 4, "1"), 1);
+  EXPECT_EQ(mpi::gpu_for_rank(0, 0, nullptr), std::nullopt);  // no GPU: no binding
+  EXPECT_EQ(mpi::gpu_for_rank(5, 0, "2"), std::nullopt);      // an override names nothing
+  try {
+    (void)mpi::gpu_for_rank(0, 2, "2");
+    ADD_FAILURE() << "FUNCMESH_GPU=2 with 2 visible GPUs was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("FUNCMESH_GPU=2 but only 2"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW((void)mpi::gpu_for_rank(0, 2, "x"), error);
+}
+
+TEST(gpu_binding, the_start_up_line_names_host_rank_and_gpu) {
+  EXPECT_EQ(mpi::describe_binding(3, "node7", 1, 4, 1, 4, ""),
+            "rank 3 on node7 (local rank 1 of 4): cuda:1 of 4 visible GPUs");
+  EXPECT_EQ(mpi::describe_binding(0, "n", 0, 1, std::nullopt, 0, "no driver"),
+            "rank 0 on n (local rank 0 of 1): no GPU (no driver)");
+}
+
+// The environment bound this rank at start-up: "cuda" means that device.
+TEST(gpu_binding, the_environment_binds_each_rank_at_start_up) {
   const communicator world;
   const std::optional<int> device = mpi::bound_device(world);
   if (!config::cuda) {
     EXPECT_EQ(device, std::nullopt);
-    const executor before = default_executor();
-    mpi::bind_default_executor(world);
-    EXPECT_EQ(default_executor(), before);
-  } else if (device) {
-    EXPECT_GE(*device, 0);
+    return;
   }
+  if (!device) {
+    EXPECT_FALSE(gpu_required()) << "FUNCMESH_REQUIRE_GPU=1 but this rank has no GPU";
+    return;
+  }
+  EXPECT_EQ(rank_device(), *device);
+  EXPECT_EQ(executor::cuda().device(), *device);
+  EXPECT_EQ(parse_executor<exec::nvcc_compiler>("cuda").device(), *device);
 }
 
 }  // namespace

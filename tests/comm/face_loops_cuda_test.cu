@@ -1,6 +1,7 @@
 // The face-loop and halo cases of face_loop_cases.hpp on every visible GPU, compiled by
 // nvcc from the same source as the host test; the serial executor stays the oracle.
-// Built in the cuda preset; run only where a GPU is visible (ci/test checks nvidia-smi).
+// Built in the cuda preset; run only where a GPU is visible (ci/test checks nvidia-smi), with
+// FUNCMESH_REQUIRE_GPU=1 so that finding no device fails rather than running zero cases.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -21,6 +22,8 @@ class face_loops_on_cuda : public ::testing::TestWithParam<fm::executor> {
 };
 
 FUNCMESH_FACE_LOOP_CASES(face_loops_on_cuda)
+
+FUNCMESH_GPU_SUITE_IS_NOT_EMPTY(face_loops_on_cuda_cases)
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(face_loops_on_cuda);
 INSTANTIATE_TEST_SUITE_P(cuda, face_loops_on_cuda, ::testing::ValuesIn(cuda_executors()),

@@ -1,12 +1,16 @@
 // main() for GoogleTest programs run under mpirun: every rank runs every test, and the
 // program fails when any rank failed, so that ctest sees one verdict for the job. Rank 0
 // prints as usual; the other ranks print their failures only, each line prefixed by the
-// rank and the failing test's name.
+// rank and the failing test's name. MPI starts as in programs (mpi::environment: cores
+// shared, each rank bound to its GPU), so the tests see what users see.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
+
+#include <funcmesh/comm/environment.hpp>
 
 namespace {
 
@@ -33,7 +37,12 @@ class failures_only : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  std::optional<funcmesh::mpi::environment> env;
+  try {
+    env.emplace(argc, argv);
+  } catch (const funcmesh::mpi::start_error&) {
+    return 1;  // rank 0 said why; MPI is finalized
+  }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   ::testing::InitGoogleTest(&argc, argv);
@@ -47,6 +56,6 @@ int main(int argc, char** argv) {
   MPI_Allreduce(&local_failed, &failed_ranks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (local_failed) std::fprintf(stderr, "[rank %d] tests FAILED\n", rank);
   if (rank == 0 && failed_ranks > 0) std::fprintf(stderr, "%d rank(s) failed\n", failed_ranks);
-  MPI_Finalize();
+  env.reset();  // MPI_Finalize
   return failed_ranks > 0 ? 1 : 0;
 }

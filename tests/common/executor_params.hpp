@@ -2,10 +2,15 @@
 // shows for them: written once for every suite (expressions, face loops, time schemes).
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include <funcmesh/config.hpp>
 #include <funcmesh/exec/executor.hpp>
+#include <funcmesh/memory/memory_manager.hpp>
 
 namespace test_support {
 
@@ -18,7 +23,13 @@ inline std::vector<funcmesh::executor> host_executors() {
   return result;
 }
 
-// Every visible GPU (none where no device is visible: the suites then instantiate nothing).
+// Serial loops with their data on the simulated device: data movement as on a GPU.
+inline std::vector<funcmesh::executor> simulated_executors() {
+  return {funcmesh::executor::simulated_device(0)};
+}
+
+// Every visible GPU (none where no device is visible: the suites then instantiate nothing,
+// and FUNCMESH_GPU_SUITE_IS_NOT_EMPTY below says so). Only nvcc-compiled tests get them.
 inline std::vector<funcmesh::executor> cuda_executors() {
   std::vector<funcmesh::executor> result;
   for (const funcmesh::executor& e : funcmesh::available_executors()) {
@@ -27,13 +38,37 @@ inline std::vector<funcmesh::executor> cuda_executors() {
   return result;
 }
 
-// The executor's name as a gtest identifier: "cuda:0" -> "cuda_0".
+// A GPU suite without a GPU runs zero cases: this case makes that visible, as a skip with
+// the driver's reason, or as a failure under FUNCMESH_REQUIRE_GPU=1 (the GPU tests and
+// ci/gpu-check set it), so that "passed" can never mean "nothing ran".
+#define FUNCMESH_GPU_SUITE_IS_NOT_EMPTY(suite)                                                \
+  TEST(suite, has_a_gpu_to_run_on) {                                                          \
+    if (!test_support::cuda_executors().empty()) return;                                      \
+    const std::string reason =                                                                \
+        funcmesh::config::cuda                                                                \
+            ? funcmesh::memory_manager_for(funcmesh::space_kind::cuda).absence_reason()       \
+            : std::string("this funcmesh is built without CUDA");                             \
+    if (funcmesh::gpu_required()) FAIL() << "FUNCMESH_REQUIRE_GPU=1 but no GPU: " << reason;  \
+    GTEST_SKIP() << "no GPU is visible (" << reason << "): the " #suite " cases did not run"; \
+  }
+
+}  // namespace test_support
+
+namespace funcmesh {
+// gtest prints parameters with PrintTo: "serial@sim:0" rather than the executor's bytes.
+inline void PrintTo(const executor& e, std::ostream* out) { *out << e.name(); }
+}  // namespace funcmesh
+
+namespace test_support {
+
+// The executor's name as a gtest identifier: "cuda:0" -> "cuda_0", "serial@sim:0" ->
+// "serial_sim_0".
 struct executor_name {
   template <class Info>
   std::string operator()(const Info& info) const {
     std::string name = info.param.name();
     for (char& c : name) {
-      if (c == ':') c = '_';
+      if (c == ':' || c == '@') c = '_';
     }
     return name;
   }

@@ -93,8 +93,8 @@ namespace {
 template <bool Gather>
 void move_indexed(const executor& on, const buffer& values_in, buffer* values_out,
                   index_t values_count, const buffer& indices, const buffer& packed_in,
-                  buffer* packed_out, std::size_t element_size) {
-  check_indices(indices, values_count, Gather ? "gather" : "scatter");
+                  buffer* packed_out, std::size_t element_size, bool list_checked) {
+  if (!list_checked) check_indices(indices, values_count, Gather ? "gather" : "scatter");
   const auto count = static_cast<index_t>(indices.size_bytes() / sizeof(index_t));
   token holder;
   const memory_space space = on.space();
@@ -120,13 +120,16 @@ void move_indexed(const executor& on, const buffer& values_in, buffer* values_ou
 }  // namespace
 
 void gather_bytes(const executor& on, const buffer& values, index_t values_count,
-                  const buffer& indices, buffer& packed, std::size_t element_size) {
-  move_indexed<true>(on, values, nullptr, values_count, indices, packed, &packed, element_size);
+                  const buffer& indices, buffer& packed, std::size_t element_size,
+                  bool list_checked) {
+  move_indexed<true>(on, values, nullptr, values_count, indices, packed, &packed, element_size,
+                     list_checked);
 }
 
 void scatter_bytes(const executor& on, const buffer& packed, const buffer& indices, buffer& values,
-                   index_t values_count, std::size_t element_size) {
-  move_indexed<false>(on, values, &values, values_count, indices, packed, nullptr, element_size);
+                   index_t values_count, std::size_t element_size, bool list_checked) {
+  move_indexed<false>(on, values, &values, values_count, indices, packed, nullptr, element_size,
+                      list_checked);
 }
 
 }  // namespace funcmesh::detail

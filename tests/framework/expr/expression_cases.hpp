@@ -250,6 +250,18 @@ inline void fused_equals_separate() {
     const double v1 = xv[i] + 1.0, v2 = v1 * 2.0, v3 = v2 - yv[i], v4 = v3 * v1, v5 = v4 + v2;
     ASSERT_EQ(t6v[i], v5 - v3) << i;
   }
+  // A target that an earlier statement reads keeps its old values: on a device they must
+  // be copied in, although the later statement overwrites the target whole.
+  field u = random_field(n, 33), w(n, "w"), c(n, "c");
+  const auto old_u = values(u);
+  fm::run({}, fm::set(w, u * 2.0), fm::set(u, fm::pure(1.0)));
+  fm::run({}, fm::set(c, fm::pure(0.0)), fm::add_to(c, w), fm::set(c, c + 1.0));
+  const auto wv = values(w), uv = values(u), cv = values(c);
+  for (std::size_t i = 0; i < old_u.size(); ++i) {
+    ASSERT_EQ(wv[i], old_u[i] * 2.0) << i;
+    ASSERT_EQ(uv[i], 1.0) << i;
+    ASSERT_EQ(cv[i], wv[i] + 1.0) << i;
+  }
   field other(n + 1);
   EXPECT_THROW(fm::run({}, fm::set(a2, x), fm::set(other, fm::pure(1.0))), fm::error);
   // Reading a smaller function at the loop's indices would read past its end.

@@ -27,6 +27,91 @@ FUNCMESH_EXPRESSION_CASES(on_executor)
 INSTANTIATE_TEST_SUITE_P(host, on_executor, ::testing::ValuesIn(host_executors()),
                          test_support::executor_name{});
 
+// The same cases with their data on the simulated device: every copy in and out that a GPU
+// needs happens here too, so a loop that skips one reads garbage here as well.
+class on_simulated_device : public ::testing::TestWithParam<fm::executor> {
+ protected:
+  fm::scoped_executor executor_{GetParam()};
+};
+
+FUNCMESH_EXPRESSION_CASES(on_simulated_device)
+
+INSTANTIATE_TEST_SUITE_P(sim, on_simulated_device,
+                         ::testing::ValuesIn(test_support::simulated_executors()),
+                         test_support::executor_name{});
+
+// The overwrite decision of a fused loop, seen in the copies it makes: u lives on the host
+// only, the first statement reads it, the second overwrites it whole.
+TEST(fused_loop, copies_in_a_target_that_an_earlier_statement_reads) {
+  const fm::executor sim = fm::executor::simulated_device(0);
+  fm::grid_function<double> u(100, "u"), w(100, "w");
+  u = fm::index() * 1.0;  // on the host
+  w = fm::pure(0.0);
+  fm::reset_simulated_counts();
+  fm::run({.on = sim}, fm::set(w, u + 1.0), fm::set(u, fm::pure(-1.0)));
+  EXPECT_EQ(fm::simulated_counts().from_host, 1);  // u's old values; w is only written
+  const auto wv = w.to_vector(), uv = u.to_vector();
+  for (std::size_t i = 0; i < wv.size(); ++i) {
+    ASSERT_EQ(wv[i], static_cast<double>(i) + 1.0) << i;
+    ASSERT_EQ(uv[i], -1.0) << i;
+  }
+  // Targets overwritten whole and read by no statement are not copied in.
+  fm::grid_function<double> a(100, "a"), b(100, "b");
+  a = fm::pure(5.0);
+  b = fm::pure(6.0);
+  fm::reset_simulated_counts();
+  fm::run({.on = sim}, fm::set(a, fm::pure(2.0)), fm::set(b, fm::index() * 3.0));
+  EXPECT_EQ(fm::simulated_counts().from_host, 0);
+  EXPECT_EQ(b.to_vector()[7], 21.0);
+}
+
+// Host-compiled code never defaults to a GPU (it cannot launch a kernel); nvcc-compiled code
+// gets the rank's GPU where one is visible. Both sides are asked from here.
+TEST(executor, the_default_is_chosen_per_translation_unit) {
+  fm::set_default_executor("auto");
+  EXPECT_NE(fm::default_executor().kind(), fm::executor_kind::cuda);
+  EXPECT_NE(fm::best_available_executor().kind(), fm::executor_kind::cuda);
+  for (const fm::executor& e : fm::available_executors())
+    EXPECT_NE(e.kind(), fm::executor_kind::cuda) << e.name();
+  const bool gpu =
+      !fm::available_executors<fm::exec::nvcc_compiler>().empty() &&
+      fm::available_executors<fm::exec::nvcc_compiler>().back().kind() == fm::executor_kind::cuda;
+  const fm::executor kernels = fm::default_executor<fm::exec::nvcc_compiler>();
+  EXPECT_EQ(kernels.kind() == fm::executor_kind::cuda, gpu) << kernels.name();
+  if (gpu) {
+    EXPECT_EQ(kernels.device(), fm::rank_device());
+    // An explicit GPU default: host-compiled code runs on the best host executor instead.
+    fm::set_default_executor(fm::executor::cuda());
+    EXPECT_NE(fm::default_executor().kind(), fm::executor_kind::cuda);
+    EXPECT_EQ(fm::default_executor<fm::exec::nvcc_compiler>(), fm::executor::cuda());
+  }
+  fm::set_default_executor("auto");
+}
+
+TEST(executor, require_gpu_accepts_only_0_and_1) {
+  const char* saved = std::getenv("FUNCMESH_REQUIRE_GPU");
+  const std::string restore = saved ? saved : "";
+  setenv("FUNCMESH_REQUIRE_GPU", "yes", 1);
+  EXPECT_THROW((void)fm::gpu_required(), fm::device_error);
+  setenv("FUNCMESH_REQUIRE_GPU", "0", 1);
+  EXPECT_FALSE(fm::gpu_required());
+  setenv("FUNCMESH_REQUIRE_GPU", "1", 1);
+  EXPECT_TRUE(fm::gpu_required());
+  if (fm::available_executors<fm::exec::nvcc_compiler>().back().kind() != fm::executor_kind::cuda) {
+    try {
+      (void)fm::best_available_executor();
+      ADD_FAILURE() << "auto fell back to the CPU under FUNCMESH_REQUIRE_GPU=1";
+    } catch (const fm::device_error& failure) {
+      EXPECT_NE(std::string(failure.what()).find("no GPU is visible"), std::string::npos)
+          << failure.what();
+    }
+  }
+  if (saved)
+    setenv("FUNCMESH_REQUIRE_GPU", restore.c_str(), 1);
+  else
+    unsetenv("FUNCMESH_REQUIRE_GPU");
+}
+
 TEST(executor, parses_names_and_refuses_nonsense) {
   EXPECT_EQ(fm::parse_executor("serial").kind(), fm::executor_kind::serial);
   EXPECT_EQ(fm::parse_executor("auto"), fm::best_available_executor());
@@ -55,7 +140,7 @@ TEST(executor, absent_cuda_is_a_clear_error) {
 }
 
 TEST(executor, cuda_from_a_host_translation_unit_says_to_use_nvcc) {
-  const auto executors = fm::available_executors();
+  const auto executors = fm::available_executors<fm::exec::nvcc_compiler>();
   auto gpu = std::find_if(executors.begin(), executors.end(), [](const fm::executor& e) {
     return e.kind() == fm::executor_kind::cuda;
   });

@@ -3,6 +3,9 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include <funcmesh/exec/executor.hpp>
 #include <funcmesh/memory/memory.hpp>
 
 #include "device_coherence_suite.hpp"
@@ -60,6 +63,15 @@ struct cuda_traits {
 };
 
 INSTANTIATE_TYPED_TEST_SUITE_P(cuda, device_coherence, cuda_traits);
+
+// The suite skips every case without a device; under FUNCMESH_REQUIRE_GPU=1 (set where the
+// CUDA tests run) finding none fails here.
+TEST(cuda_device, is_visible_where_required) {
+  if (cuda_traits::device_count() > 0) return;
+  const std::string reason = memory_manager_for(space_kind::cuda).absence_reason();
+  if (gpu_required()) FAIL() << "FUNCMESH_REQUIRE_GPU=1 but no GPU: " << reason;
+  GTEST_SKIP() << "no GPU is visible (" << reason << ")";
+}
 
 TEST(cuda_views, a_kernel_reads_and_writes_through_views) {
   if (cuda_traits::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";

@@ -126,7 +126,7 @@ class dist_function {
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
-  void assign(const E& e, const executor& on = default_executor()) {
+  void assign(const E& e, const executor& on = default_executor<Compiler>()) {
     detail::run_distributed<Compiler>(run_options{.on = on}, layout(), set(local(), e));
   }
 

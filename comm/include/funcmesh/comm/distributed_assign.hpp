@@ -84,7 +84,7 @@ void run_distributed(const run_options& options, const distributed_layout& layou
     failure = std::current_exception();
   }
   keep_dirty(layout, reads, "funcmesh: a distributed assignment", failure, true);
-  const executor on = options.on.value_or(default_executor());
+  const executor on = options.on.value_or(default_executor<Compiler>());
   if (reads.empty()) {  // every halo read is clean: one loop, no message
     run<Compiler>(run_options{.on = on}, statements...);
     return;

@@ -22,9 +22,18 @@ class environment {
   // initializes nor finalizes it). Throws funcmesh::error naming both thread levels
   // when MPI provides less than `required`. Sets MPI_ERRORS_RETURN on MPI_COMM_WORLD
   // and installs the abort-on-terminate handler (the previous one is restored later).
-  // Then, collectively, divides each node's cores among its ranks (thread_share.hpp):
-  // without OMP_NUM_THREADS or FUNCMESH_THREADS_TARGET, each rank's thread target becomes
-  // its share; rank 0 prints one line to stderr when ranks x threads oversubscribe.
+  // Then, collectively:
+  //  - divides each node's cores among its ranks (thread_share.hpp): without
+  //    OMP_NUM_THREADS or FUNCMESH_THREADS_TARGET, each rank's thread target becomes its
+  //    share; rank 0 prints one line to stderr when ranks x threads oversubscribe;
+  //  - binds each rank to its GPU (gpu_binding.hpp: local rank modulo the visible GPUs, or
+  //    FUNCMESH_GPU), so that "cuda" means the rank's own device;
+  //  - decides whether MPI takes device memory (gpu_aware_mpi.hpp);
+  //  - with --verbose among the arguments (or FUNCMESH_VERBOSE=1), rank 0 prints every
+  //    rank's host, rank and GPU.
+  // Executor notes are left to rank 0. A failure of these steps is agreed: rank 0 prints
+  // it, MPI is finalized (when this environment started it) and start_error is thrown on
+  // every rank.
   environment(int& argc, char**& argv, int required = MPI_THREAD_FUNNELED);
   // MPI_Finalize when this environment started MPI; while an exception is in flight it
   // aborts the job instead, since finalizing (a collective) could hang on the peers.
@@ -33,14 +42,29 @@ class environment {
   environment& operator=(const environment&) = delete;
 
   communicator world() const { return communicator::world(); }
+  // The GPU this rank is bound to (nullopt without one).
+  std::optional<int> gpu() const { return gpu_; }
   int provided_thread_level() const { return provided_; }
   bool owns_mpi() const { return owns_; }
 
  private:
+  void start_up(int rank, bool verbose);
+
   bool owns_ = false;
   int provided_ = MPI_THREAD_SINGLE;
   std::terminate_handler previous_terminate_ = nullptr;
+  std::optional<int> gpu_;
 };
+
+// The environment's start failed on every rank alike (a bad FUNCMESH_GPU, no GPU under
+// FUNCMESH_REQUIRE_GPU=1); rank 0 has printed why, and MPI is finalized.
+class start_error : public error {
+ public:
+  explicit start_error(const std::string& message) : error(message) {}
+};
+
+// Whether the command line asks for start-up details: --verbose, or FUNCMESH_VERBOSE=1.
+bool verbose_requested(int argc, char** argv);
 
 // "MPI_THREAD_FUNNELED" for MPI_THREAD_FUNNELED, etc.
 std::string thread_level_name(int level);
@@ -70,6 +94,8 @@ int guarded_main(int& argc, char**& argv, F&& body, int required = MPI_THREAD_FU
     } else {
       return static_cast<int>(body(*env));
     }
+  } catch (const start_error&) {
+    return 1;  // printed once, MPI finalized: every rank exits cleanly
   } catch (const std::exception& failure) {
     abort_job(failure.what());
   } catch (...) {

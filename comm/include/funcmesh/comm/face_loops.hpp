@@ -168,7 +168,7 @@ void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& 
   const std::vector<int> ids = detail::prepare_face_loop(
       out.halo(), u.halo(), detail::names_of(boundary...), "funcmesh::scatter_faces");
   detail::check_face_set(faces, u.layout(), "funcmesh::scatter_faces");
-  const executor on = default_executor();
+  const executor on = default_executor<Compiler>();
   u.exchange(on);
   const auto fluxes = detail::make_face_fluxes<S>(flux, ids, boundary...);
   using fluxes_type = std::remove_cvref_t<decltype(fluxes)>;

@@ -76,14 +76,14 @@ const distributed_layout& layout_read_by(const E& e, const char* call) {
 
 // Before the local reduction: the dirty halos `e` reads at neighbours, exchanged in one
 // round (a reduction of sum_over_faces(..., u) reads u's halo). Collective over `layout`.
-template <class E>
+template <class Compiler, class E>
 void refresh_halos(const distributed_layout& layout, const E& e, const reduce_options& o,
                    const char* call) {
   halo_reads reads;
   auto reader = [] { return std::string("a reduction"); };
   auto visitor = [&](const grid_read& read) { note_halo_read(layout, read, reads, reader, call); };
   as_node(e).visit(visitor);
-  exchange_dirty(layout, reads, o.on.value_or(default_executor()), call);
+  exchange_dirty(layout, reads, o.on.value_or(default_executor<Compiler>()), call);
 }
 
 template <class T>
@@ -105,7 +105,7 @@ expr_value_t<E> global_sum(const distributed_layout& layout, const E& expression
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_sum");
-  detail::refresh_halos(layout, expression, o, "funcmesh::global_sum");
+  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_sum");
   const MPI_Comm comm = layout.comm();
   if constexpr (std::is_floating_point_v<value>) {
     if (o.reproducible) {
@@ -135,7 +135,7 @@ expr_value_t<E> global_min(const distributed_layout& layout, const E& expression
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_min");
-  detail::refresh_halos(layout, expression, o, "funcmesh::global_min");
+  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_min");
   using wire = detail::mpi_reduction_t<value>;
   return static_cast<value>(
       allreduce_min(layout.comm(), static_cast<wire>(min<Compiler>(expression, o))));
@@ -147,7 +147,7 @@ expr_value_t<E> global_max(const distributed_layout& layout, const E& expression
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_max");
-  detail::refresh_halos(layout, expression, o, "funcmesh::global_max");
+  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_max");
   using wire = detail::mpi_reduction_t<value>;
   return static_cast<value>(
       allreduce_max(layout.comm(), static_cast<wire>(max<Compiler>(expression, o))));
@@ -160,7 +160,7 @@ minmax_result<expr_value_t<E>> global_minmax(const distributed_layout& layout, c
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
   detail::refuse_halo_in_global_reduction(o, "global_minmax");
-  detail::refresh_halos(layout, expression, o, "funcmesh::global_minmax");
+  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_minmax");
   const minmax_result<value> local = minmax<Compiler>(expression, o);
   using wire = detail::mpi_reduction_t<value>;
   const MPI_Comm comm = layout.comm();

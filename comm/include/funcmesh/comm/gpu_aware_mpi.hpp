@@ -1,5 +1,6 @@
-// Whether MPI can send device memory directly. Decided once per process: the MPI library
-// must say so at build time and at run time (Open MPI's MPIX_Query_cuda_support), and
+// Whether MPI can send device memory directly. Decided once per process, at the MPI
+// environment's start: the MPI library must say so (Open MPI: MPIX_CUDA_AWARE_SUPPORT and
+// MPIX_Query_cuda_support; MPICH family: MPIX_GPU_query_support), and
 // FUNCMESH_GPU_AWARE_MPI=0 forces host staging anyway. Debian's Open MPI says no.
 #pragma once
 
@@ -7,7 +8,9 @@
 
 namespace funcmesh::mpi {
 
-// The answer for this process (cached after the first call).
+// The answer for this process (cached after the first call). Throws funcmesh::error for a
+// bad FUNCMESH_GPU_AWARE_MPI; the environment's start and halo plans' construction ask
+// first, inside agreed checks, so that this never throws on one rank alone later.
 bool gpu_aware();
 
 namespace detail {

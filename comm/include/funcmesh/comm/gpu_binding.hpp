@@ -1,9 +1,10 @@
 // Rank -> GPU binding: each rank on a node takes device local_rank % visible devices, or
-// the device FUNCMESH_GPU names. (FUNCMESH_DEVICE is the framework's device-code macro.)
-// CUDA-free: the checks happen at run time through funcmesh::config::cuda.
+// the device FUNCMESH_GPU names; the MPI environment binds at start-up, so that "cuda"
+// means the rank's own GPU. (FUNCMESH_DEVICE is the framework's device-code macro.)
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include <funcmesh/comm/communicator.hpp>
 
@@ -16,14 +17,27 @@ int choose_gpu(int local_rank, int visible_devices);
 // anything else throws funcmesh::error naming the variable and the value.
 std::optional<int> parse_gpu_override(const char* value);
 
-// The device this rank uses: FUNCMESH_GPU when set (checked against the visible
-// devices), else local rank modulo visible CUDA devices; nullopt when this build has no
-// CUDA or no GPU is visible. Collective on `comm` (it splits by node and agrees on
-// errors, so a bad FUNCMESH_GPU on one rank fails every rank together).
+// The rule itself, without MPI or devices: nullopt when no device is visible, else
+// FUNCMESH_GPU's device (override_text; checked against the visible ones) or
+// local_rank % visible. Throws funcmesh::error naming the variable.
+std::optional<int> gpu_for_rank(int local_rank, int visible_devices, const char* override_text);
+
+// The device this rank uses by that rule (nullopt when this build has no CUDA or no GPU
+// is visible). Collective on `comm` (it splits by node and agrees on errors, so a bad
+// FUNCMESH_GPU on one rank fails every rank together).
 std::optional<int> bound_device(const communicator& comm);
 
-// Makes executor::cuda(bound_device) the default executor when a GPU is bound and
-// FUNCMESH_EXECUTOR is unset or "auto"; otherwise leaves the default alone. Collective.
-void bind_default_executor(const communicator& comm);
+// Binds this rank to bound_device(comm) (funcmesh::bind_rank_device: current once, and what
+// "cuda" means) and returns it. With FUNCMESH_REQUIRE_GPU=1, a rank without a GPU fails
+// every rank together. Collective; the MPI environment calls it at start-up.
+std::optional<int> bind_rank_to_gpu(const communicator& comm);
+
+// "rank 3 on node7 (local rank 1 of 4): cuda:1 of 4 visible GPUs" (or "no GPU: <reason>").
+std::string describe_binding(int rank, const std::string& host, int local_rank, int local_size,
+                             std::optional<int> device, int visible_devices,
+                             const std::string& absence_reason);
+
+// Rank 0 prints every rank's line of describe_binding, in rank order, to stderr. Collective.
+void print_bindings(const communicator& comm, std::optional<int> device);
 
 }  // namespace funcmesh::mpi

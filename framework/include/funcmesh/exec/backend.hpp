@@ -12,20 +12,13 @@
 #include <string_view>
 
 #include <funcmesh/core/index.hpp>
+#include <funcmesh/exec/compiler.hpp>
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/exec/loop_label.hpp>
 #include <funcmesh/exec/loop_shape.hpp>
 #include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::exec {
-
-struct host_compiler {};
-struct nvcc_compiler {};
-#if defined(__CUDACC__)
-using this_compiler = nvcc_compiler;
-#else
-using this_compiler = host_compiler;
-#endif
 
 namespace detail {
 [[noreturn]] void throw_backend_unavailable(const executor& chosen, bool compiled_by_nvcc,

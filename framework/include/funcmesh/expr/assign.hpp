@@ -121,8 +121,9 @@ struct listed_body {
   FUNCMESH_DEVICE void operator()(index_t k) const { body(list[k]); }
 };
 
+// Whether s's expression reads `target` (at any index, through any mode).
 template <class S>
-bool reads_target_at_own_index(const S& s, const grid_function_base& target) {
+bool reads_target(const S& s, const grid_function_base& target) {
   bool reads = false;
   auto visitor = [&](const grid_read& read) {
     reads = reads ||
@@ -147,12 +148,23 @@ void check_reads(const S& s, index_t needed, const All&... all) {
 
 void check_fused_sizes(const grid_function_base& first, const grid_function_base& other);
 
-template <class S>
-auto bind_statement(const S& s, binder& b, bool whole_target) {
+// A target's old values need not be copied in (to the executor's space) when the loop
+// covers it whole and none of them is ever read: every statement on it is a plain set and
+// no statement of the loop, earlier or later, reads it. Deciding this per statement would
+// let `set(w, u), set(u, 1)` skip copying in the u that the first statement reads.
+template <class S, class... All>
+auto bind_statement(const S& s, binder& b, bool whole_target, const All&... all) {
   using T = typename S::target_type::value_type;
+  grid_function_base& target = *s.target;
+  const auto keeps_old_values = [&](const auto& other) {
+    const bool same_target = other.target->storage().shares_with(target.storage());
+    using other_op = typename std::remove_cvref_t<decltype(other)>::operation;
+    return reads_target(other, target) ||
+           (same_target && !std::is_same_v<other_op, assign_ops::set>);
+  };
   const bool overwrite = whole_target && std::is_same_v<typename S::operation, assign_ops::set> &&
-                         !reads_target_at_own_index(s, *s.target);
-  auto* pointer = static_cast<T*>(b.bind_target(*s.target, overwrite));
+                         !(keeps_old_values(all) || ...);
+  auto* pointer = static_cast<T*>(b.bind_target(target, overwrite));
   return pointer;
 }
 
@@ -186,7 +198,7 @@ requires(is_statement_v<S>&&...) void run(const run_options& options, const S&..
   // Each statement reads what its expression reads and writes one value.
   constexpr exec::loop_shape shape{serial_only, ((S::expression_type::work + 1) + ...)};
   const executor chosen =
-      exec::effective_executor(options.on.value_or(default_executor()), serial_only);
+      exec::effective_executor(options.on.value_or(default_executor<Compiler>()), serial_only);
   const index_range range = options.over.resolve(first);
   const bool listed = options.over.what() == iteration_space::kind::list;
   const bool whole = !listed && range.begin == 0 && range.end == first.total_size();
@@ -197,7 +209,7 @@ requires(is_statement_v<S>&&...) void run(const run_options& options, const S&..
   token holder;
   binder b(chosen.space(), holder);
   // Targets first, so that reads of a target reuse its writable pointer.
-  auto targets = detail::make_pack(detail::bind_statement(statements, b, whole)...);
+  auto targets = detail::make_pack(detail::bind_statement(statements, b, whole, statements...)...);
   auto body = detail::make_fused_body(b, targets, std::index_sequence_for<S...>{}, statements...);
 
   const exec::loop_label label{"assignment to", &first.name(), sizeof...(S)};

@@ -16,12 +16,13 @@ namespace funcmesh {
 
 namespace detail {
 // Elements of element_size bytes; every index must lie in [0, values_count). Throws
-// funcmesh::error naming the first index out of range (checked where the list is valid
-// on the host, and by the kernel otherwise).
+// funcmesh::error naming the first index out of range; a caller that validated its list
+// once (a halo plan, at construction) passes list_checked and skips that pass over it.
 void gather_bytes(const executor& on, const buffer& values, index_t values_count,
-                  const buffer& indices, buffer& packed, std::size_t element_size);
+                  const buffer& indices, buffer& packed, std::size_t element_size,
+                  bool list_checked = false);
 void scatter_bytes(const executor& on, const buffer& packed, const buffer& indices, buffer& values,
-                   index_t values_count, std::size_t element_size);
+                   index_t values_count, std::size_t element_size, bool list_checked = false);
 }  // namespace detail
 
 // packed (resized to the list's length) receives source's values at the listed indices.

@@ -38,6 +38,12 @@ class memory_manager {
   virtual void copy_between(int destination_device, void* destination, int source_device,
                             const void* source, std::size_t bytes) = 0;
 
+  // Makes `device` current for the calling host thread (cudaSetDevice); the MPI
+  // environment calls it once per rank when it binds the rank's GPU, so that later
+  // device guards find it current and switch nothing. Throws device_error on failure.
+  // The default does nothing: a kind without a current device needs no selection.
+  virtual void select_device(int /*device*/) {}
+
   // Page-locked host memory that this kind's transfers (and MPI staging) use at full
   // speed; nullptr when the manager has no pinned allocator (the host manager then
   // pins with mlock).

@@ -1,6 +1,6 @@
 // exact_sum: a reproducible floating-point sum. It keeps the exact sum of its inputs as a
 // fixed-point integer, so the rounded result is bitwise identical whatever the summation
-// order, thread count, merge tree or executor (OpenMP, CUDA atomics, MPI_Op on its words).
+// order, thread count, merge tree or executor (OpenMP, CUDA blocks, MPI_Op on its words).
 #pragma once
 
 #include <cstddef>
@@ -28,11 +28,12 @@ namespace funcmesh {
 // sum beyond the double range rounds to +-Inf as IEEE addition would. An exact zero is
 // +0.0, even for a sum of -0.0 values only.
 //
-// CUDA: each thread accumulates into its own exact_sum (local memory, 552 bytes) and calls
-// atomic_merge_into(global). The global accumulator must start normalized and may take at
-// most normalize_threshold such contributions before normalize() is called on it again
-// (after the kernel, or by one thread after a grid-wide sync). The default constructor is
-// constexpr but not trivial, so a __shared__ exact_sum needs raw storage.
+// CUDA (exec/cuda/accumulate.cuh): each thread accumulates into its own exact_sum (local
+// memory, 552 bytes); each block merges its threads' sums with merge() in a tree in shared
+// memory, and a second one-block kernel merges the block partials, so only one exact_sum
+// is copied back. merge() alone keeps the limb bound, whatever the tree. The default
+// constructor is constexpr but not trivial, so the __shared__ slots are raw storage into
+// which the (trivially copyable) sums are copied.
 class exact_sum {
  public:
   static constexpr int limb_bits = 32;
@@ -117,7 +118,7 @@ class exact_sum {
   FUNCMESH_DEVICE std::int64_t pending_adds() const { return count_; }
   FUNCMESH_DEVICE std::uint64_t flags() const { return flags_; }
 
-  // Raw limbs, for atomics on a global accumulator (see the class comment).
+  // Raw limbs (limb j has weight 2^(32 j - 1074)), for checks of the normalized form.
   FUNCMESH_DEVICE std::int64_t* limbs() { return limbs_; }
   FUNCMESH_DEVICE const std::int64_t* limbs() const { return limbs_; }
 
@@ -147,26 +148,6 @@ class exact_sum {
     a.merge(from_words(in));
     a.to_words(inout);
   }
-
-#if defined(__CUDACC__)
-  // Adds this accumulator, normalized, into a global one with 64-bit atomics. Two's
-  // complement makes the unsigned atomicAdd a signed one.
-  __device__ void atomic_merge_into(exact_sum& global) const {
-    exact_sum a = *this;
-    a.normalize();
-    for (int j = 0; j < limb_count; ++j) {
-      if (a.limbs_[j] != 0) {
-        atomicAdd(reinterpret_cast<unsigned long long*>(&global.limbs_[j]),
-                  static_cast<unsigned long long>(a.limbs_[j]));
-      }
-    }
-    if (a.flags_ != 0) {
-      atomicOr(reinterpret_cast<unsigned long long*>(&global.flags_),
-               static_cast<unsigned long long>(a.flags_));
-    }
-    atomicAdd(reinterpret_cast<unsigned long long*>(&global.count_), 1ull);
-  }
-#endif
 
   // Same exact value and same special-value flags.
   FUNCMESH_DEVICE friend bool operator==(const exact_sum& a, const exact_sum& b) {

@@ -114,8 +114,8 @@ auto with_bound_map(const E& expression, const reduce_options& options, const ch
   node.visit(extent);
   const index_range range = resolve_reduction(extent, options.over);
   using node_type = std::remove_cvref_t<decltype(node)>;
-  const executor chosen =
-      exec::effective_executor(options.on.value_or(default_executor()), node_type::serial_only);
+  const executor chosen = exec::effective_executor(
+      options.on.value_or(default_executor<Compiler>()), node_type::serial_only);
   constexpr exec::loop_shape shape{node_type::serial_only, node_type::work};
   token holder;
   binder b(chosen.space(), holder);

@@ -34,6 +34,7 @@ void launch(const executor& on, const std::byte* from, std::byte* to, const inde
   exec::cuda_detail::device_guard guard(on.device());
   auto stream = static_cast<cudaStream_t>(on.stream());
   constexpr int threads = 256;
+  exec::cuda_detail::discard_stale_error();  // so the check below reads this launch's error
   // The widest word that divides the element keeps the accesses aligned and few.
   if (element_size % 8 == 0) {
     const std::size_t words = element_size / 8;

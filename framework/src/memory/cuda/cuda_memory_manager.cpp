@@ -18,14 +18,22 @@ std::string describe(cudaError_t status) {
   return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
 }
 
-// Makes `device` current for the scope and restores the caller's device afterwards.
+// Makes `device` current for the scope and, only if that changed the device, restores the
+// caller's afterwards: restoring unconditionally would make device 0 (every thread's
+// default) current, and so create a context there, on every rank.
 class device_scope {
  public:
   explicit device_scope(int device) {
-    cudaGetDevice(&previous_);
-    if (previous_ != device) check(cudaSetDevice(device), device, "cudaSetDevice");
+    // A caller's device that cannot be read is not restored (there is none to go back to).
+    const bool known = cudaGetDevice(&previous_) == cudaSuccess;
+    if (!known || previous_ != device) {
+      check(cudaSetDevice(device), device, "cudaSetDevice");
+      changed_ = known;
+    }
   }
-  ~device_scope() { cudaSetDevice(previous_); }
+  ~device_scope() {
+    if (changed_) cudaSetDevice(previous_);
+  }
   device_scope(const device_scope&) = delete;
   device_scope& operator=(const device_scope&) = delete;
 
@@ -37,6 +45,7 @@ class device_scope {
 
  private:
   int previous_ = 0;
+  bool changed_ = false;
 };
 
 class cuda_memory_manager final : public memory_manager {
@@ -71,10 +80,10 @@ class cuda_memory_manager final : public memory_manager {
   void deallocate(int device, void* pointer) noexcept override {
     if (pointer == nullptr) return;
     int previous = 0;
-    cudaGetDevice(&previous);
-    cudaSetDevice(device);
+    const bool known = cudaGetDevice(&previous) == cudaSuccess;
+    if (!known || previous != device) cudaSetDevice(device);
     cudaFree(pointer);  // errors at exit (driver unloading) cannot be acted on
-    cudaSetDevice(previous);
+    if (known && previous != device) cudaSetDevice(previous);
   }
   // The manager promises synchronous copies. Device to host, cudaMemcpy already is; it
   // returns before a device-to-device copy, or the DMA of a pageable host-to-device
@@ -107,6 +116,14 @@ class cuda_memory_manager final : public memory_manager {
     }
     device_scope::check(cudaStreamSynchronize(cudaStreamLegacy), destination_device,
                         "cudaStreamSynchronize");
+  }
+  void select_device(int device) override {
+    const cudaError_t status = cudaSetDevice(device);
+    if (status != cudaSuccess) {
+      cudaGetLastError();  // a failed selection must not look like a later launch's failure
+      throw device_error("funcmesh: cannot make cuda:" + std::to_string(device) +
+                         " current (cudaSetDevice): " + describe(status));
+    }
   }
   void* allocate_pinned_host(std::size_t bytes) override {
     void* pointer = nullptr;

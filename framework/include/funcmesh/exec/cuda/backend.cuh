@@ -1,7 +1,7 @@
 // The CUDA backend: a templated grid-stride kernel that takes the loop body by value,
 // Thrust/CUB for reductions. Launch and execution errors are thrown as device_error naming
-// the kernel; every call synchronizes its stream before returning, so host code may use
-// the results at once.
+// the kernel (errors left by earlier calls are cleared before each launch); every call
+// synchronizes its stream before returning, so host code may use the results at once.
 #pragma once
 
 #include <string>
@@ -46,6 +46,7 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
     if (end <= begin) return;
     cuda_detail::device_guard on(chosen.device());
     auto stream = static_cast<cudaStream_t>(chosen.stream());
+    cuda_detail::discard_stale_error();
     cuda_detail::for_each_kernel<<<cuda_detail::block_count(end - begin, threads_per_block),
                                    threads_per_block, 0, stream>>>(body, begin, end);
     cuda_detail::check(cudaGetLastError(), "launch", label);
@@ -61,6 +62,8 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
     cuda_detail::device_guard on(chosen.device());
     auto stream = static_cast<cudaStream_t>(chosen.stream());
     T result = init;
+    // Thrust reads the last error after its launches too.
+    cuda_detail::discard_stale_error();
     try {
       result = thrust::transform_reduce(
           thrust::cuda::par.on(stream), thrust::counting_iterator<index_t>(begin),
