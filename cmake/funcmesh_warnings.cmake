@@ -1,4 +1,7 @@
-# Warning flags for funcmesh's own targets (never propagated to consumers).
+# Warning flags for funcmesh's own targets (never propagated to consumers), and with
+# FUNCMESH_NATIVE the build machine's instruction set (funcmesh_native.cmake).
+include(funcmesh_native)
+
 function(funcmesh_target_warnings target)
   set(cxx_flags -Wall -Wextra -Wpedantic)
   if(FUNCMESH_WARNINGS_AS_ERRORS)
@@ -11,4 +14,5 @@ function(funcmesh_target_warnings target)
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:--Werror=all-warnings -Xcompiler=-Wall>)
   endif()
+  funcmesh_target_native(${target})
 endfunction()

@@ -104,6 +104,8 @@ distributed_layout distribute(MPI_Comm comm, const mesh& global,
       outgoing[static_cast<std::size_t>(to - 1)] = {};
     }
     local = std::move(locals[0]);
+    std::vector<local_mesh>().swap(locals);  // the other parts: sent
+    detail::return_freed_memory();
   } else {
     try {
       local = detail::deserialize(receive_bytes(comm, 0));
@@ -138,6 +140,7 @@ distributed_layout distribute_generated(MPI_Comm comm, const std::function<mesh(
   } catch (const std::exception& e) {
     failure = e.what();
   }
+  detail::return_freed_memory();  // the global mesh, its dual graph and partition
   agree_or_throw(comm, failure);
   return distributed_layout(comm, std::move(local), global_cells, global_nodes, halo);
 }

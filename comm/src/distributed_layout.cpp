@@ -6,12 +6,24 @@
 #include <atomic>
 #include <mutex>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 
 namespace funcmesh {
 
 namespace detail {
+
+void return_freed_memory() noexcept {
+#if defined(__GLIBC__)
+  // The set-up's temporaries (a global mesh, a face set's construction) leave freed pages
+  // inside the heap, which glibc keeps mapped: give them back to the system.
+  malloc_trim(0);
+#endif
+}
 
 struct layout_state {
   MPI_Comm comm = MPI_COMM_NULL;  // owned: MPI_Comm_dup of the caller's
@@ -114,6 +126,7 @@ const face_set& distributed_layout::faces() const {
     mpi::agree(mpi::communicator(s.comm), failure);
     s.volume = std::move(volume);
     s.faces = std::move(faces);
+    detail::return_freed_memory();
   });
   return *s.faces;
 }

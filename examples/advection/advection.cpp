@@ -2,7 +2,8 @@
 // -cos(pi x) sin(pi y), 0) on the unit square or cube, by upwind finite volumes and
 // explicit Runge-Kutta stepping, on any rank count. The flow is tangent to every wall, so
 // nothing enters or leaves: the total mass sum(V u) is conserved to round-off, which the
-// program checks and prints.
+// program checks and prints. --verbose also prints every rank's peak resident size and its
+// resident size at the end, in MiB and bytes per owned cell.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <funcmesh/time.hpp>
 
 #include "../common/arguments.hpp"
+#include "../common/memory_report.hpp"
 #include "../common/meshes.hpp"
 #include "../common/mpi_program.hpp"
 #include "../common/output.hpp"
@@ -70,6 +72,9 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.option("cfl", s.cfl, "dt = cfl * min(V / outflow rate)");
   args.option("scheme", s.scheme, example::scheme_names);
   s.output.add_to(args);
+  args.verbose_help(
+      "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
+      "and resident at the end)");
   if (!args.parse(argc, argv, rank == 0)) return 0;
   if (!(s.t_end > 0) || !(s.cfl > 0)) {
     throw example::usage_error("advection: --t-end and --cfl must be positive");
@@ -116,6 +121,10 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
                 static_cast<long long>(summary.steps), summary.t, range_max);
     std::printf("advection: mass %.15e -> %.15e, relative change %.2e: %s\n", mass0, mass1, change,
                 change < 1e-12 ? "conserved to round-off" : "NOT CONSERVED");
+  }
+  if (args.verbose()) {
+    example::print_memory(world, "advection", "at the end", example::resident_bytes(),
+                          layout.owned_count());
   }
   return change < 1e-12 ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace example {
@@ -43,7 +44,10 @@ class arguments {
         if (print) std::fputs(usage().c_str(), stdout);
         return false;
       }
-      if (flag == "--verbose") continue;  // read by the MPI environment at start-up
+      if (flag == "--verbose") {  // also read by the MPI environment at start-up
+        verbose_ = true;
+        continue;
+      }
       const entry* found = nullptr;
       for (const entry& e : entries_) {
         if ("--" + e.name == flag) found = &e;
@@ -61,6 +65,11 @@ class arguments {
     return true;
   }
 
+  // Whether parse() saw --verbose (the MPI environment reads it too: it prints every
+  // rank's binding); a program that prints more for it says so in its --help.
+  bool verbose() const { return verbose_; }
+  void verbose_help(std::string help) { verbose_help_ = std::move(help); }
+
   std::string usage() const {
     std::string text = "usage: " + program_ + " [options]\n" + summary_ + "\n\noptions:\n";
     for (const entry& e : entries_) {
@@ -68,7 +77,7 @@ class arguments {
       if (left.size() < 28) left.resize(28, ' ');
       text += left + " " + e.help + (e.shown.empty() ? "" : " (default " + e.shown + ")") + "\n";
     }
-    text += "  --verbose                   print each rank's host, rank and GPU at start-up\n";
+    text += "  --verbose                   " + verbose_help_ + "\n";
     text += "  --help                      this text\n";
     return text;
   }
@@ -110,6 +119,8 @@ class arguments {
 
   std::string program_, summary_;
   std::vector<entry> entries_;
+  std::string verbose_help_ = "print each rank's host, rank and GPU at start-up";
+  bool verbose_ = false;
 };
 
 }  // namespace example

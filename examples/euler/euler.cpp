@@ -1,8 +1,12 @@
 // euler: 2-D compressible Euler flow past a NACA0012 airfoil by the classic unstructured
 // finite-volume Airfoil algorithm, on any rank count. The built-in classic Airfoil C-grid
 // by default (I=100, J=150: 45k cells; I=400, J=600 is the 720k-cell benchmark grid), or
-// any 2-D Gmsh mesh whose boundary groups are named "wall" and "farfield".
+// any 2-D Gmsh mesh whose boundary groups are named "wall" and "farfield". --verbose also
+// prints every rank's peak resident size and its resident size after set-up (at iteration
+// 10, or at the end of a shorter run), in MiB and bytes per owned cell.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -13,6 +17,7 @@
 #include <funcmesh/partition/gmsh_reader.hpp>
 
 #include "../common/arguments.hpp"
+#include "../common/memory_report.hpp"
 #include "../common/meshes.hpp"
 #include "../common/mpi_program.hpp"
 #include "../common/output.hpp"
@@ -68,6 +73,9 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.flag("float-constants", s.float_constants,
             "the classic code's constants (1.4f, 0.9f, 0.05f, 0.4f): its published residuals");
   s.output.add_to(args);
+  args.verbose_help(
+      "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
+      "and at iteration 10)");
   if (!args.parse(argc, argv, rank == 0)) return 0;
   if (s.iterations < 0) throw example::usage_error("euler: --iterations must be >= 0");
   if (s.print_every < 1) throw example::usage_error("euler: --print-every must be >= 1");
@@ -95,11 +103,16 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
     writer.write(static_cast<double>(iteration), solver.q(), p);
   };
   write(0);
+  // The resident size once set up: the layout, the solver's fields and the first
+  // iterations' scratch (halo buffers, reduction scratch) all in place.
+  const int settled_at = std::min(10, s.iterations);
+  std::int64_t settled_bytes = settled_at == 0 ? example::resident_bytes() : -1;
   double last_rms = 0;
   int last_printed = 0;
   for (int iteration = 1; iteration <= s.iterations; ++iteration) {
     const bool print = iteration % s.print_every == 0;
     const double rms = solver.iterate(print);
+    if (iteration == settled_at) settled_bytes = example::resident_bytes();
     if (print && rank == 0) {
       std::printf("%d %10.5e\n", iteration, rms);
       std::fflush(stdout);
@@ -128,6 +141,9 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   writer.finish(p, picture);
   // Every digit of the last rms: equal on any rank count with the gather form.
   if (rank == 0 && last_printed > 0) std::printf("euler: final rms bits %.17e\n", last_rms);
+  if (args.verbose()) {
+    example::print_memory(world, "euler", "after set-up", settled_bytes, layout.owned_count());
+  }
   return 0;
 }
 

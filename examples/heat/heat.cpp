@@ -3,7 +3,9 @@
 // Boundary conditions are chosen per Gmsh physical group: Dirichlet (a fixed value) or
 // Neumann (a fixed heat flux in). --manufactured solves a problem with a known solution
 // and prints the L2 error; with --refine K it repeats on K meshes, each twice as fine,
-// and prints the observed order of convergence.
+// and prints the observed order of convergence. --verbose also prints every rank's peak
+// resident size and its resident size at the end of the (last) solve, in MiB and bytes
+// per owned cell.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +20,7 @@
 #include <funcmesh/time.hpp>
 
 #include "../common/arguments.hpp"
+#include "../common/memory_report.hpp"
 #include "../common/meshes.hpp"
 #include "../common/mpi_program.hpp"
 #include "../common/output.hpp"
@@ -72,6 +75,7 @@ struct settings {
   bool manufactured = false;
   int refine = 1;
   double min_order = 0;
+  bool verbose = false;
   example::output_choice output;
 };
 
@@ -190,6 +194,9 @@ double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_cho
   // Every digit of a reproducible sum: equal on any rank count (the gather form is).
   const double total = fm::global_sum(volume * u, {.reproducible = true});
   if (rank == 0) std::printf("heat: sum of V u at t_end = %.17e\n", total);
+  if (last && s.verbose) {  // the layout and the fields still alive
+    example::print_memory(comm, "heat", "at the end", example::resident_bytes(), owned);
+  }
   if (!s.manufactured) return 0.0;
   // L2 error: sqrt(sum V (u - exact(centroid, t_end))^2) over owned cells.
   fm::grid_function<double> reference(owned, layout.total_count() - owned, "exact");
@@ -220,7 +227,11 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.option("refine", s.refine, "with --manufactured: repeat on K meshes, each twice as fine");
   args.option("min-order", s.min_order, "exit 3 when the last observed order is below this");
   s.output.add_to(args);
+  args.verbose_help(
+      "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
+      "and resident at the end of the last solve)");
   if (!args.parse(argc, argv, rank == 0)) return 0;
+  s.verbose = args.verbose();
   if (!(s.t_end > 0) || !(s.kappa > 0) || !(s.cfl > 0)) {
     throw example::usage_error("heat: --t-end, --kappa and --cfl must be positive");
   }
