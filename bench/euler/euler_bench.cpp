@@ -26,15 +26,6 @@
 #include <string>
 #include <vector>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-#if defined(__linux__)
-#include <sched.h>
-#endif
-#include <time.h>
-#include <unistd.h>
-
 #include <funcmesh/comm.hpp>
 #include <funcmesh/partition/airfoil_grid.hpp>
 
@@ -42,11 +33,22 @@
 #include "../../examples/common/memory_report.hpp"
 #include "../../examples/euler/airfoil_solver.hpp"
 #include "../common/mpi_timing.hpp"
+#include "bench_machine.hpp"
 #include "plain_airfoil.hpp"
+#include "shuffled_mesh.hpp"
 
 namespace fm = funcmesh;
 
 namespace {
+
+using euler_bench::forget_earlier_phases;
+using euler_bench::goal_row;
+using euler_bench::instruction_set;
+using euler_bench::mib;
+using euler_bench::neighbours;
+using euler_bench::print_goal;
+using euler_bench::shuffled;
+using euler_bench::widened_affinity;
 
 struct settings {
   fm::index_t i = 400;
@@ -120,97 +122,7 @@ struct solver_on {
   }
 };
 
-// The vector instructions this file was compiled for (FUNCMESH_NATIVE: the build machine's;
-// the library and the plain loops are compiled with the same flags).
-const char* instruction_set() {
-#if defined(__AVX512F__)
-  return "AVX-512";
-#elif defined(__AVX2__)
-  return "AVX2";
-#elif defined(__AVX__)
-  return "AVX";
-#elif defined(__SSE2__)
-  return "SSE2";
-#else
-  return "the compiler's default";
-#endif
-}
-
-// The machines are shared: the CPU time every process on rank 0's node used (/proc/stat)
-// minus this job's ranks there, per second of a section, so that a note can say when
-// neighbours competed for the cores. Collective over world (start and busy_note).
-class neighbours {
- public:
-  explicit neighbours(MPI_Comm world) {
-    MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_);
-    start();
-  }
-  ~neighbours() { MPI_Comm_free(&node_); }
-  neighbours(const neighbours&) = delete;
-  neighbours& operator=(const neighbours&) = delete;
-
-  void start() { read(start_); }
-  // On rank 0: "" or a note naming the CPUs others kept busy since start().
-  std::string busy_note(const char* section) {
-    sample now;
-    read(now);
-    char text[200] = "";
-    const double wall = now.wall - start_.wall;
-    if (start_.valid && now.valid && wall > 0) {
-      const double others = (now.busy - start_.busy - (now.job - start_.job)) / wall;
-      if (others > 0.15) {
-        std::snprintf(text, sizeof text,
-                      "   note: other processes kept %.2f of %ld CPUs busy during %s: its "
-                      "timings are pessimistic\n",
-                      others, sysconf(_SC_NPROCESSORS_ONLN), section);
-      }
-    }
-    return text;
-  }
-
- private:
-  struct sample {
-    bool valid = false;
-    double busy = 0;  // seconds, all CPUs of the node: not idle, not waiting for I/O
-    double job = 0;   // seconds, this job's ranks on the node
-    double wall = 0;
-  };
-  void read(sample& out) {
-    timespec own{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own);
-    const double mine = static_cast<double>(own.tv_sec) + 1e-9 * static_cast<double>(own.tv_nsec);
-    MPI_Reduce(&mine, &out.job, 1, MPI_DOUBLE, MPI_SUM, 0, node_);
-    out.wall = MPI_Wtime();
-    out.valid = false;
-    std::FILE* stat = std::fopen("/proc/stat", "r");
-    if (stat == nullptr) return;
-    double field[8] = {};  // user nice system idle iowait irq softirq steal
-    if (std::fscanf(stat, "cpu %lf %lf %lf %lf %lf %lf %lf %lf", &field[0], &field[1], &field[2],
-                    &field[3], &field[4], &field[5], &field[6], &field[7]) == 8) {
-      double total = 0;
-      for (double f : field) total += f;
-      out.busy = (total - field[3] - field[4]) / static_cast<double>(sysconf(_SC_CLK_TCK));
-      out.valid = true;
-    }
-    std::fclose(stat);
-  }
-  MPI_Comm node_ = MPI_COMM_NULL;
-  sample start_;
-};
-
 // ---- 0. memory ----------------------------------------------------------------------------
-
-// Freed memory back to the system and the high-water mark reset to the resident size now
-// (Linux >= 4.0), so that a second phase in this process reads its own figures.
-void forget_earlier_phases() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-  if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
-    std::fputs("5", f);
-    std::fclose(f);
-  }
-}
 
 // What examples/euler allocates (the layout of a generated grid, the gather-form solver, the
 // pressure field it writes) and `iterations` iterations on comm, on this benchmark's CPU
@@ -232,121 +144,6 @@ example::memory_figures euler_set_up(MPI_Comm comm, const fm::executor& cpu,
   }
   out.peak = example::peak_resident_bytes();
   return out;
-}
-
-std::string mib(std::int64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-  return bytes < 0 ? std::string("n/a") : std::string(text);
-}
-
-// ---- 1. one rank on 2 threads -----------------------------------------------------------
-
-// mpirun binds each rank to one core by default (with -np 1 or 2), so a rank cannot run 2
-// threads on 2 cores. For section 1, while the other ranks sleep, rank 0 may use every CPU
-// the process is allowed (the kernel keeps the cgroup's limits); restored at scope exit.
-// Only the calling thread's mask changes: the OpenMP workers started later inherit it.
-class widened_affinity {
- public:
-  widened_affinity() {
-#if defined(__linux__)
-    if (sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &all);
-    changed_ = sched_setaffinity(0, sizeof all, &all) == 0;
-#endif
-  }
-  ~widened_affinity() {
-#if defined(__linux__)
-    if (changed_) sched_setaffinity(0, sizeof saved_, &saved_);
-#endif
-  }
-  widened_affinity(const widened_affinity&) = delete;
-  widened_affinity& operator=(const widened_affinity&) = delete;
-
-  // CPUs the calling thread may run on now (0 where unknown).
-  static int cpus() {
-#if defined(__linux__)
-    cpu_set_t now;
-    if (sched_getaffinity(0, sizeof now, &now) == 0) return CPU_COUNT(&now);
-#endif
-    return 0;
-  }
-
- private:
-#if defined(__linux__)
-  cpu_set_t saved_{};
-#endif
-  bool changed_ = false;
-};
-
-// ---- 3. the shuffled grid -----------------------------------------------------------------
-
-// A permutation of 0..n-1 from a seed, the same on every platform (Fisher-Yates on
-// mt19937_64, whose output the standard fixes).
-std::vector<fm::index_t> permutation(fm::index_t n, std::uint64_t seed) {
-  std::vector<fm::index_t> order(static_cast<std::size_t>(n));
-  for (fm::index_t k = 0; k < n; ++k) order[static_cast<std::size_t>(k)] = k;
-  std::mt19937_64 random(seed);
-  for (fm::index_t k = n - 1; k > 0; --k) {
-    const auto pick = static_cast<fm::index_t>(random() % static_cast<std::uint64_t>(k + 1));
-    std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(pick)]);
-  }
-  return order;
-}
-
-// Element p of the result is element order[p] of `block` (type, nodes, physical group); the
-// ids keep their sequence, as a file numbers its elements in the order it lists them.
-fm::element_block permuted(const fm::element_block& block, const std::vector<fm::index_t>& order) {
-  fm::element_block out;
-  out.types.reserve(block.types.size());
-  out.nodes.reserve(block.nodes.size());
-  for (std::size_t p = 0; p < order.size(); ++p) {
-    const fm::index_t e = order[p];
-    out.add(block.types[static_cast<std::size_t>(e)], block.nodes_of(e), block.ids[p],
-            block.physical[static_cast<std::size_t>(e)]);
-  }
-  return out;
-}
-
-// The same grid with its cells, and its boundary elements, in a random order, as a Gmsh file
-// may hold them: the faces and every cell's neighbours follow from the cells' nodes, which
-// travel with their cells. The nodes keep their order.
-fm::mesh shuffled(const fm::mesh& grid, std::uint64_t seed) {
-  fm::mesh out;
-  out.dimension = grid.dimension;
-  out.coordinates = grid.coordinates;
-  out.node_ids = grid.node_ids;
-  out.physical_groups = grid.physical_groups;
-  out.cells = permuted(grid.cells, permutation(grid.cells.size(), seed));
-  out.boundary = permuted(grid.boundary, permutation(grid.boundary.size(), seed + 1));
-  return out;
-}
-
-// ---- the summary ---------------------------------------------------------------------------
-
-struct goal_row {
-  const char* name;
-  double value;
-  double target;  // value <= target passes
-  bool measured;
-  std::string note;  // after the result
-  const char* format;
-};
-
-void print_goal(const goal_row& g) {
-  char value[32];
-  if (g.measured) {
-    std::snprintf(value, sizeof value, g.format, g.value);
-  } else {
-    std::snprintf(value, sizeof value, "n/a");
-  }
-  char target[32];
-  std::snprintf(target, sizeof target, "%g", g.target);
-  std::printf("%s %s  (goal <= %s: %s%s%s)\n", g.name, value, target,
-              !g.measured ? "SKIP" : (g.value <= g.target ? "PASS" : "MISS"),
-              g.note.empty() ? "" : "; ", g.note.c_str());
 }
 
 int run(fm::mpi::environment& env, int argc, char** argv) {
