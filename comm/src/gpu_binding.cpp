@@ -11,24 +11,9 @@
 #include <mpi.h>
 
 #include <funcmesh/comm/mpi_error.hpp>
-#include <funcmesh/config.hpp>
 #include <funcmesh/exec/executor.hpp>
-#include <funcmesh/memory/memory_manager.hpp>
 
 namespace funcmesh::mpi {
-
-namespace {
-
-int visible_gpus() {
-  return config::cuda ? memory_manager_for(space_kind::cuda).device_count() : 0;
-}
-
-std::string absence_reason() {
-  if (!config::cuda) return "this funcmesh is built without CUDA";
-  return memory_manager_for(space_kind::cuda).absence_reason();
-}
-
-}  // namespace
 
 int choose_gpu(int local_rank, int visible_devices) {
   if (visible_devices <= 0)
@@ -69,7 +54,7 @@ std::optional<int> bound_device(const communicator& comm) {
   std::optional<int> device;
   std::exception_ptr failure;
   try {
-    device = gpu_for_rank(local, visible_gpus(), std::getenv("FUNCMESH_GPU"));
+    device = gpu_for_rank(local, visible_gpu_count(), std::getenv("FUNCMESH_GPU"));
   } catch (...) {
     failure = std::current_exception();
   }
@@ -85,7 +70,7 @@ std::optional<int> bind_rank_to_gpu(const communicator& comm) {
       bind_rank_device(*device);
     } else if (gpu_required()) {
       throw error(rank_prefix() +
-                  "FUNCMESH_REQUIRE_GPU=1 but no GPU is visible: " + absence_reason());
+                  "FUNCMESH_REQUIRE_GPU=1 but no GPU is visible: " + gpu_absence_reason());
     }
   } catch (...) {
     failure = std::current_exception();
@@ -115,7 +100,7 @@ void print_bindings(const communicator& comm, std::optional<int> device) {
   const communicator node = comm.split_shared();
   const std::string line = describe_binding(
       comm.rank(), std::string(host, static_cast<std::size_t>(host_length)), node.rank(),
-      node.size(), device, visible_gpus(), device ? std::string() : absence_reason());
+      node.size(), device, visible_gpu_count(), device ? std::string() : gpu_absence_reason());
   // Fixed-size lines keep the gather to one collective.
   constexpr int width = 256;
   std::vector<char> mine(width, '\0');

@@ -8,9 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <funcmesh/config.hpp>
 #include <funcmesh/exec/executor.hpp>
-#include <funcmesh/memory/memory_manager.hpp>
 
 namespace test_support {
 
@@ -44,10 +42,7 @@ inline std::vector<funcmesh::executor> cuda_executors() {
 #define FUNCMESH_GPU_SUITE_IS_NOT_EMPTY(suite)                                                \
   TEST(suite, has_a_gpu_to_run_on) {                                                          \
     if (!test_support::cuda_executors().empty()) return;                                      \
-    const std::string reason =                                                                \
-        funcmesh::config::cuda                                                                \
-            ? funcmesh::memory_manager_for(funcmesh::space_kind::cuda).absence_reason()       \
-            : std::string("this funcmesh is built without CUDA");                             \
+    const std::string reason = funcmesh::gpu_absence_reason();                                \
     if (funcmesh::gpu_required()) FAIL() << "FUNCMESH_REQUIRE_GPU=1 but no GPU: " << reason;  \
     GTEST_SKIP() << "no GPU is visible (" << reason << "): the " #suite " cases did not run"; \
   }

@@ -16,22 +16,6 @@ namespace funcmesh {
 
 namespace {
 
-int visible_cuda_devices() {
-  if constexpr (!config::cuda) {
-    return 0;
-  } else {
-    return memory_manager_for(space_kind::cuda).device_count();
-  }
-}
-
-std::string cuda_absence_reason() {
-  if constexpr (!config::cuda) {
-    return "this funcmesh is built without CUDA";
-  } else {
-    return memory_manager_for(space_kind::cuda).absence_reason();
-  }
-}
-
 // The process default: automatic (each translation unit gets its best executor), or one
 // chosen executor.
 struct process_choice {
@@ -121,6 +105,22 @@ executor executor::simulated_device(int device) {
   return executor(executor_kind::serial, device, nullptr, true);
 }
 
+int visible_gpu_count() {
+  if constexpr (!config::cuda) {
+    return 0;
+  } else {
+    return memory_manager_for(space_kind::cuda).device_count();
+  }
+}
+
+std::string gpu_absence_reason() {
+  if constexpr (!config::cuda) {
+    return "this funcmesh is built without CUDA";
+  } else {
+    return memory_manager_for(space_kind::cuda).absence_reason();
+  }
+}
+
 int rank_device() { return bound_device.load(); }
 
 void bind_rank_device(int device) {
@@ -142,10 +142,10 @@ bool gpu_required() {
 namespace detail {
 
 executor best_available_executor_for(bool launches_kernels) {
-  const int gpus = visible_cuda_devices();
+  const int gpus = visible_gpu_count();
   if (gpus == 0 && gpu_required()) {
     throw device_error("funcmesh: FUNCMESH_REQUIRE_GPU=1 but no GPU is visible: " +
-                       cuda_absence_reason());
+                       gpu_absence_reason());
   }
   if (config::cuda && launches_kernels && gpus > 0) return executor::cuda();
   return best_host_executor();
@@ -194,7 +194,7 @@ std::vector<executor> available_executors_for(bool launches_kernels) {
   std::vector<executor> result{executor::serial()};
   if (config::openmp) result.push_back(executor::openmp());
   if (!launches_kernels) return result;
-  for (int device = 0; device < visible_cuda_devices(); ++device) {
+  for (int device = 0; device < visible_gpu_count(); ++device) {
     result.push_back(executor::cuda(device));
   }
   return result;

@@ -52,6 +52,11 @@ class executor {
   bool simulated_ = false;
 };
 
+// CUDA devices visible to this process (0 in a build without CUDA), and why there are none
+// ("" when there are): the driver's reason, or that this funcmesh is built without CUDA.
+int visible_gpu_count();
+std::string gpu_absence_reason();
+
 // The GPU this process uses: what "cuda" and executor::cuda() mean. 0 until
 // bind_rank_device() is called; the MPI environment calls it at start-up with the local
 // rank modulo the visible GPUs, or FUNCMESH_GPU (comm/gpu_binding.hpp).
