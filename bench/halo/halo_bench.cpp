@@ -334,22 +334,21 @@ void face_loops(problem& p, int rank) {
   const fm::index_t owned = faces.owned_count();
   std::vector<double> hand(static_cast<std::size_t>(owned));
   const std::vector<int> groups{faces.physical_id("left"), faces.physical_id("right")};
+  fm::token holder;
+  const fm::face_set_view arrays = faces.bind(fm::host_space, holder);
   auto by_hand = [&] {
     auto values = p.u.local().read();
     for (fm::index_t c = 0; c < owned; ++c) {
       const double mine = values[c];
       double sum = 0;
-      for (const fm::index_t f : faces.faces_of(c)) {
-        const auto& two = faces.cells[static_cast<std::size_t>(f)];
-        fm::face_view v = faces.views[static_cast<std::size_t>(f)];
-        if (two[1] < 0) {
+      for (fm::index_t k = arrays.offsets[c]; k < arrays.offsets[c + 1]; ++k) {
+        const fm::index_t other = arrays.other[k];
+        const fm::face_view v = arrays.entry(k);
+        if (other < 0) {
           const bool fixed = v.physical == groups[0] || v.physical == groups[1];
           sum = sum + (fixed ? fixed_one(mine, v) : insulated(mine, v));
-        } else if (two[0] == c) {
-          sum = sum + diffusion(mine, values[two[1]], v);
         } else {
-          for (int d = 0; d < 3; ++d) v.normal[d] = -v.normal[d];
-          sum = sum + diffusion(mine, values[two[0]], v);
+          sum = sum + diffusion(mine, values[other], v);
         }
       }
       hand[static_cast<std::size_t>(c)] = sum;

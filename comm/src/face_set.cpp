@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <string>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>
 
@@ -27,22 +30,39 @@ struct face_geometry {
 // `nodes` (local node ids) oriented out of the face's global first cell, rotated to start at
 // the lowest global node id: the same sequence, so the same bits, on every rank. Mirrors
 // compute_geometry's formulas.
-face_geometry canonical_geometry(const local_mesh& m, std::vector<index_t> nodes) {
-  const auto lowest = std::ranges::min_element(nodes, [&](index_t a, index_t b) {
-    return m.global_node[static_cast<std::size_t>(a)] < m.global_node[static_cast<std::size_t>(b)];
-  });
+// At most a quad's nodes in a face of the supported cells; room to spare.
+constexpr std::size_t max_face_nodes = 8;
+struct face_nodes_of {
+  std::array<index_t, max_face_nodes> node{};
+  std::size_t count = 0;
+};
+
+// `nodes` (local node ids) oriented out of the face's global first cell, rotated to start at
+// the lowest global node id: the same sequence, so the same bits, on every rank. Mirrors
+// compute_geometry's formulas.
+face_geometry canonical_geometry(const local_mesh& m, face_nodes_of nodes) {
+  const auto begin = nodes.node.begin();
+  const auto end = begin + static_cast<std::ptrdiff_t>(nodes.count);
   // An edge's direction is its orientation: only polygons (3-D faces) may be rotated.
-  if (nodes.size() > 2) std::ranges::rotate(nodes, lowest);
-  auto p = [&](std::size_t k) { return m.cells.coordinates[static_cast<std::size_t>(nodes[k])]; };
+  if (nodes.count > 2) {
+    const auto lowest = std::min_element(begin, end, [&](index_t a, index_t b) {
+      return m.global_node[static_cast<std::size_t>(a)] <
+             m.global_node[static_cast<std::size_t>(b)];
+    });
+    std::rotate(begin, lowest, end);
+  }
+  auto p = [&](std::size_t k) {
+    return m.cells.coordinates[static_cast<std::size_t>(nodes.node[k])];
+  };
   face_geometry g;
-  if (nodes.size() == 2) {  // an edge of a 2-D cell: right-hand normal out of the cell
+  if (nodes.count == 2) {  // an edge of a 2-D cell: right-hand normal out of the cell
     const point d = minus(p(1), p(0));
     g.area = norm(d);
     g.normal = {d[1] / g.area, -d[0] / g.area, 0};
     for (std::size_t k = 0; k < 3; ++k) g.centroid[k] = 0.5 * (p(0)[k] + p(1)[k]);
     return g;
   }
-  const auto n = nodes.size();
+  const auto n = nodes.count;
   point centre{0, 0, 0};
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t k = 0; k < 3; ++k) centre[k] += p(i)[k];
@@ -69,135 +89,239 @@ face_geometry canonical_geometry(const local_mesh& m, std::vector<index_t> nodes
   return g;
 }
 
+// A count the 32-bit face indices must hold.
+face_index checked_face_index(std::size_t count, const char* what) {
+  if (count >= static_cast<std::size_t>(std::numeric_limits<face_index>::max())) {
+    throw error("funcmesh::face_set: this part has " + std::to_string(count) + " " + what +
+                "; a part holds at most 2^31 - 2 (32-bit local indices): use more ranks");
+  }
+  return static_cast<face_index>(count);
+}
+
+// One of an owned cell's faces as the gather order sorts them: (boundary?, neighbour's
+// global id or physical id, the face's global node ids ascending, the face's index).
+struct gather_key {
+  bool boundary = false;
+  std::int64_t id = 0;
+  std::array<std::int64_t, max_face_nodes> nodes{};
+  std::size_t count = 0;
+  face_index entry = 0;  // what the entry stores: f, or -1 - f from the second cell
+
+  friend bool operator<(const gather_key& a, const gather_key& b) {
+    if (a.boundary != b.boundary) return b.boundary;
+    if (a.id != b.id) return a.id < b.id;
+    const auto an = a.nodes.begin(), bn = b.nodes.begin();
+    if (!std::equal(an, an + static_cast<std::ptrdiff_t>(a.count), bn,
+                    bn + static_cast<std::ptrdiff_t>(b.count))) {
+      return std::lexicographical_compare(an, an + static_cast<std::ptrdiff_t>(a.count), bn,
+                                          bn + static_cast<std::ptrdiff_t>(b.count));
+    }
+    const face_index fa = a.entry >= 0 ? a.entry : -1 - a.entry;
+    const face_index fb = b.entry >= 0 ? b.entry : -1 - b.entry;
+    return fa < fb;
+  }
+};
+
+// A column of doubles, written once on the host.
+class double_column {
+ public:
+  explicit double_column(index_t n) : values_(n), out_(values_.overwrite()) {}
+  double& operator[](index_t i) const { return out_[i]; }
+  array<double> take() {
+    out_.release();
+    return std::move(values_);
+  }
+
+ private:
+  array<double> values_;
+  write_access<double> out_;
+};
+
 }  // namespace
 
 face_set::face_set(const local_mesh& m, index_t block_size)
     : owned_count_(m.owned_count), cell_count_(m.cells.cell_count()) {
-  const mesh_faces all = build_faces(m.cells);
-  const std::vector<face_kind> kinds = classify_faces(m, all);
-  const mesh_geometry geometry = compute_geometry(m.cells, all);
   const int boundary_dimension = m.cells.dimension - 1;
   for (const auto& g : m.cells.physical_groups) {
     if (g.dimension == boundary_dimension) groups_.emplace_back(g.id, g.name);
   }
+  checked_face_index(static_cast<std::size_t>(cell_count_), "cells");
+  {
+    cell_geometry cells_geometry = compute_cell_geometry(m.cells);
+    volume = std::move(cells_geometry.cell_volume);
+    centroid = std::move(cells_geometry.cell_centroid);
+  }
   auto gid = [&](index_t c) { return m.global_cell[static_cast<std::size_t>(c)]; };
+  // z is stored only where it can be non-zero: normals in 3-D, centroids off the z = 0 plane.
+  const bool normal_z = m.cells.dimension == 3;
+  const bool centroid_z = normal_z || std::ranges::any_of(m.cells.coordinates, [](const point& x) {
+                            return x[2] != 0.0;
+                          });
 
-  std::vector<index_t> local_index(static_cast<std::size_t>(all.size()), -1);
-  std::vector<std::vector<std::int64_t>> keys;
-  for (index_t f = 0; f < all.size(); ++f) {
-    const face_kind k = kinds[static_cast<std::size_t>(f)];
-    if (k == face_kind::halo) continue;
-    std::array<index_t, 2> two = all.cells[static_cast<std::size_t>(f)];
-    const auto span = all.nodes_of(f);
-    std::vector<index_t> nodes(span.begin(), span.end());
-    if (two[1] >= 0 && gid(two[1]) < gid(two[0])) {
-      std::swap(two[0], two[1]);
-      std::ranges::reverse(nodes);
+  mesh_faces all = build_faces(m.cells);
+  // The faces kept (all but the halo's own), numbered in the order of `all`.
+  std::vector<face_index> kept(static_cast<std::size_t>(all.size()), -1);
+  {
+    const std::vector<face_kind> kinds = classify_faces(m, all);
+    std::size_t count = 0;
+    for (std::size_t f = 0; f < kinds.size(); ++f) {
+      if (kinds[f] != face_kind::halo) kept[f] = static_cast<face_index>(count++);
     }
-    const face_geometry g = canonical_geometry(m, nodes);
-    face_view v;
-    v.area = g.area;
-    for (int i = 0; i < 3; ++i) v.normal[i] = g.normal[static_cast<std::size_t>(i)];
-    const point& left = geometry.cell_centroid[static_cast<std::size_t>(two[0])];
-    v.distance = two[1] >= 0
-                     ? norm(minus(geometry.cell_centroid[static_cast<std::size_t>(two[1])], left))
-                     : norm(minus(g.centroid, left));
-    v.physical = two[1] >= 0 ? 0 : all.physical[static_cast<std::size_t>(f)];
-    for (int i = 0; i < 3; ++i) v.centroid[i] = g.centroid[static_cast<std::size_t>(i)];
-    local_index[static_cast<std::size_t>(f)] = size();
-    cells.push_back(two);
-    kind.push_back(k);
-    views.push_back(v);
-    // Gather key tail: the face's global node ids, sorted, to break any tie.
-    std::vector<std::int64_t> tail;
-    for (const index_t node : nodes) tail.push_back(m.global_node[static_cast<std::size_t>(node)]);
-    std::ranges::sort(tail);
-    keys.push_back(std::move(tail));
+    face_count_ = checked_face_index(count, "faces");
   }
 
-  // Gather order per owned cell: (boundary?, neighbour global id or physical id, nodes).
-  for (index_t c = 0; c < owned_count_; ++c) {
-    std::vector<std::pair<std::vector<std::int64_t>, index_t>> order;
-    for (const index_t f : all.faces_of(c)) {
-      const index_t l = local_index[static_cast<std::size_t>(f)];
-      const auto& two = cells[static_cast<std::size_t>(l)];
-      std::vector<std::int64_t> key;
-      if (two[1] < 0) {
-        key = {1, views[static_cast<std::size_t>(l)].physical};
-      } else {
-        key = {0, gid(two[0] == c ? two[1] : two[0])};
+  face_cells_ = array<vec<face_index, 2>>(face_count_);
+  physical_ = array<int>(face_count_);
+  {
+    double_column area(face_count_), distance(face_count_), nx(face_count_), ny(face_count_),
+        nz(normal_z ? face_count_ : 0), cx(face_count_), cy(face_count_),
+        cz(centroid_z ? face_count_ : 0);
+    auto two_of = face_cells_.overwrite();
+    auto physical = physical_.overwrite();
+    for (index_t f = 0; f < all.size(); ++f) {
+      const face_index l = kept[static_cast<std::size_t>(f)];
+      if (l < 0) continue;
+      std::array<index_t, 2> two = all.cells[static_cast<std::size_t>(f)];
+      const auto span = all.nodes_of(f);
+      if (span.size() > max_face_nodes) {
+        throw error("funcmesh::face_set: a face with " + std::to_string(span.size()) + " nodes");
       }
-      const auto& tail = keys[static_cast<std::size_t>(l)];
-      key.insert(key.end(), tail.begin(), tail.end());
-      order.emplace_back(std::move(key), l);
+      face_nodes_of nodes;
+      nodes.count = span.size();
+      std::ranges::copy(span, nodes.node.begin());
+      if (two[1] >= 0 && gid(two[1]) < gid(two[0])) {
+        std::swap(two[0], two[1]);
+        std::reverse(nodes.node.begin(),
+                     nodes.node.begin() + static_cast<std::ptrdiff_t>(span.size()));
+      }
+      const face_geometry g = canonical_geometry(m, nodes);
+      const point& left = centroid[static_cast<std::size_t>(two[0])];
+      area[l] = g.area;
+      nx[l] = g.normal[0];
+      ny[l] = g.normal[1];
+      if (normal_z) nz[l] = g.normal[2];
+      distance[l] = two[1] >= 0 ? norm(minus(centroid[static_cast<std::size_t>(two[1])], left))
+                                : norm(minus(g.centroid, left));
+      cx[l] = g.centroid[0];
+      cy[l] = g.centroid[1];
+      if (centroid_z) cz[l] = g.centroid[2];
+      physical[l] = two[1] >= 0 ? 0 : all.physical[static_cast<std::size_t>(f)];
+      two_of[l] = {{static_cast<face_index>(two[0]), static_cast<face_index>(two[1])}};
     }
-    std::ranges::sort(order);
-    for (const auto& entry : order) cell_faces.push_back(entry.second);
-    cell_offsets.push_back(static_cast<index_t>(cell_faces.size()));
+    area_ = area.take();
+    distance_ = distance.take();
+    normal_ = {nx.take(), ny.take(), nz.take()};
+    centroid_ = {cx.take(), cy.take(), cz.take()};
   }
+
+  // Gather order per owned cell, and per entry the other cell and the face seen from c.
+  {
+    std::size_t entries = 0;
+    for (index_t c = 0; c < owned_count_; ++c) entries += all.faces_of(c).size();
+    checked_face_index(entries, "gather entries");
+    entry_offsets_ = array<face_index>(owned_count_ + 1);
+    entry_other_ = array<face_index>(static_cast<index_t>(entries));
+    entry_face_ = array<face_index>(static_cast<index_t>(entries));
+    auto offsets = entry_offsets_.overwrite();
+    auto other = entry_other_.overwrite();
+    auto entry_face = entry_face_.overwrite();
+    const auto two_of = face_cells_.read();
+    const auto physical = physical_.read();
+    std::vector<gather_key> order;
+    face_index at = 0;
+    offsets[0] = 0;
+    for (index_t c = 0; c < owned_count_; ++c) {
+      order.clear();
+      for (const index_t f : all.faces_of(c)) {
+        const face_index l = kept[static_cast<std::size_t>(f)];
+        const auto two = two_of[l];
+        gather_key key;
+        key.boundary = two[1] < 0;
+        key.id = key.boundary ? physical[l] : gid(two[0] == c ? two[1] : two[0]);
+        const auto span = all.nodes_of(f);
+        key.count = std::min(span.size(), max_face_nodes);  // checked above
+        for (std::size_t k = 0; k < key.count; ++k) {
+          key.nodes[k] = m.global_node[static_cast<std::size_t>(span[k])];
+        }
+        for (std::size_t i = 1; i < key.count; ++i) {  // a few nodes: insertion sort
+          for (std::size_t j = i; j > 0 && key.nodes[j] < key.nodes[j - 1]; --j) {
+            std::swap(key.nodes[j], key.nodes[j - 1]);
+          }
+        }
+        key.entry = two[0] == c ? l : -1 - l;
+        order.push_back(key);
+      }
+      // A cell has a handful of faces: insertion sort.
+      for (std::size_t i = 1; i < order.size(); ++i) {
+        for (std::size_t j = i; j > 0 && order[j] < order[j - 1]; --j) {
+          std::swap(order[j], order[j - 1]);
+        }
+      }
+      for (const gather_key& key : order) {
+        const face_index l = key.entry >= 0 ? key.entry : -1 - key.entry;
+        const auto two = two_of[l];
+        other[at] = two[1] < 0 ? -1 - physical[l] : (key.entry >= 0 ? two[1] : two[0]);
+        entry_face[at] = key.entry;
+        ++at;
+      }
+      offsets[c + 1] = at;
+    }
+  }
+  all = mesh_faces{};
+  std::vector<face_index>().swap(kept);
 
   // Scatter blocks: computed by partition/, once per local mesh. The faces stay in their
   // order (it follows the cells, for cache reuse); only whole blocks are coloured.
-  const index_t spread = std::max(min_block_size, (size() + min_blocks - 1) / min_blocks);
-  blocks = colour_face_blocks(cells, owned_count_, std::min(block_size, spread));
-
-  // The kernels' arrays: per gather entry, the other cell and the face seen from c.
-  const std::size_t entries = cell_faces.size();
-  std::vector<index_t> other(entries);
-  std::vector<double> area(entries), distance(entries);
-  std::vector<vec<double, 3>> normal(entries), centre(entries);
-  for (index_t c = 0; c < owned_count_; ++c) {
-    for (auto k = static_cast<std::size_t>(cell_offsets[static_cast<std::size_t>(c)]);
-         k < static_cast<std::size_t>(cell_offsets[static_cast<std::size_t>(c) + 1]); ++k) {
-      const auto f = static_cast<std::size_t>(cell_faces[k]);
-      const bool left = cells[f][0] == c;
-      other[k] = cells[f][1] < 0 ? -1 - views[f].physical : cells[f][left ? 1 : 0];
-      area[k] = views[f].area;
-      distance[k] = views[f].distance;
-      for (int d = 0; d < 3; ++d) normal[k][d] = left ? views[f].normal[d] : -views[f].normal[d];
-      centre[k] = views[f].centroid;
+  {
+    std::vector<std::array<index_t, 2>> pairs(static_cast<std::size_t>(face_count_));
+    const auto two_of = face_cells_.read();
+    const auto physical = physical_.read();
+    for (index_t f = 0; f < face_count_; ++f) {
+      pairs[static_cast<std::size_t>(f)] = {two_of[f][0], two_of[f][1]};
+      const int id = physical[f];
+      const bool grouped =
+          std::ranges::any_of(groups_, [id](const auto& group) { return group.first == id; });
+      if (two_of[f][1] < 0 && !grouped) ++untagged_;
     }
+    const index_t spread = std::max(min_block_size, (size() + min_blocks - 1) / min_blocks);
+    blocks = colour_face_blocks(pairs, owned_count_, std::min(block_size, spread));
   }
-  entry_offsets_ = array<index_t>(std::span<const index_t>(cell_offsets));
-  entry_other_ = array<index_t>(std::span<const index_t>(other));
-  entry_area_ = array<double>(std::span<const double>(area));
-  entry_distance_ = array<double>(std::span<const double>(distance));
-  entry_normal_.assign(normal);
-  entry_centroid_.assign(centre);
-
-  // ... and per face in face order, oriented out of its first cell.
-  const std::size_t count = cells.size();
-  std::vector<vec<index_t, 2>> pairs(count);
-  std::vector<int> physical(count);
-  area.assign(count, 0);
-  distance.assign(count, 0);
-  normal.assign(count, vec<double, 3>{});
-  centre.assign(count, vec<double, 3>{});
-  for (std::size_t f = 0; f < count; ++f) {
-    pairs[f] = {{cells[f][0], cells[f][1]}};
-    area[f] = views[f].area;
-    distance[f] = views[f].distance;
-    normal[f] = views[f].normal;
-    physical[f] = views[f].physical;
-    centre[f] = views[f].centroid;
-  }
-  scatter_cells_ = array<vec<index_t, 2>>(std::span<const vec<index_t, 2>>(pairs));
-  scatter_area_ = array<double>(std::span<const double>(area));
-  scatter_distance_ = array<double>(std::span<const double>(distance));
-  scatter_normal_.assign(normal);
-  scatter_physical_ = array<int>(std::span<const int>(physical));
-  scatter_centroid_.assign(centre);
   block_offsets_ = array<index_t>(std::span<const index_t>(blocks.block_offsets));
   blocks_ = array<index_t>(std::span<const index_t>(blocks.blocks));
-  volume = geometry.cell_volume;
-  centroid = geometry.cell_centroid;
+}
 
-  for (std::size_t f = 0; f < cells.size(); ++f) {
-    const int id = views[f].physical;
-    const bool grouped =
-        std::ranges::any_of(groups_, [id](const auto& group) { return group.first == id; });
-    if (cells[f][1] < 0 && !grouped) ++untagged_;
+std::array<index_t, 2> face_set::cells(index_t f) const {
+  const auto two = face_cells_.read()[f];
+  return {two[0], two[1]};
+}
+
+face_view face_set::view(index_t f) const {
+  token holder;
+  return bind(host_space, holder).face(f);
+}
+
+std::vector<index_t> face_set::faces_of(index_t c) const {
+  const auto offsets = entry_offsets_.read();
+  const auto entry_face = entry_face_.read();
+  std::vector<index_t> result;
+  for (index_t k = offsets[c]; k < offsets[c + 1]; ++k) {
+    const face_index e = entry_face[k];
+    result.push_back(e >= 0 ? e : -1 - static_cast<index_t>(e));
   }
+  return result;
+}
+
+std::size_t face_set::bytes() const {
+  std::size_t total = (volume.size() + 3 * centroid.size()) * sizeof(double);
+  for (const buffer* b :
+       {&entry_offsets_.storage(), &entry_other_.storage(), &entry_face_.storage(),
+        &face_cells_.storage(), &area_.storage(), &distance_.storage(), &normal_.x.storage(),
+        &normal_.y.storage(), &normal_.z.storage(), &centroid_.x.storage(), &centroid_.y.storage(),
+        &centroid_.z.storage(), &physical_.storage(), &block_offsets_.storage(),
+        &blocks_.storage()}) {
+    total += b->size_bytes();
+  }
+  return total;
 }
 
 int face_set::physical_id(const std::string& name) const {
@@ -214,20 +338,6 @@ std::string face_set::physical_name(int id) const {
   return {};
 }
 
-void detail::vec3_arrays::assign(const std::vector<vec<double, 3>>& values) {
-  const auto n = static_cast<index_t>(values.size());
-  x = array<double>(n);
-  y = array<double>(n);
-  z = array<double>(n);
-  auto a = x.overwrite(), b = y.overwrite(), c = z.overwrite();
-  for (index_t i = 0; i < n; ++i) {
-    const auto& v = values[static_cast<std::size_t>(i)];
-    a[i] = v[0];
-    b[i] = v[1];
-    c[i] = v[2];
-  }
-}
-
 grid_function<double> face_set::volume_function(std::string name) const {
   grid_function<double> result(owned_count_, cell_count_ - owned_count_, std::move(name));
   auto values = result.write();
@@ -239,16 +349,13 @@ face_set_view face_set::bind(memory_space space, token& holder) const {
   face_set_view v;
   v.offsets = entry_offsets_.read_view(space, holder);
   v.other = entry_other_.read_view(space, holder);
-  v.area = entry_area_.read_view(space, holder);
-  v.normal = entry_normal_.bind(space, holder);
-  v.distance = entry_distance_.read_view(space, holder);
-  v.centroid = entry_centroid_.bind(space, holder);
-  v.scatter_cells = scatter_cells_.read_view(space, holder);
-  v.scatter_area = scatter_area_.read_view(space, holder);
-  v.scatter_normal = scatter_normal_.bind(space, holder);
-  v.scatter_distance = scatter_distance_.read_view(space, holder);
-  v.scatter_physical = scatter_physical_.read_view(space, holder);
-  v.scatter_centroid = scatter_centroid_.bind(space, holder);
+  v.entry_face = entry_face_.read_view(space, holder);
+  v.face_cells = face_cells_.read_view(space, holder);
+  v.area = area_.read_view(space, holder);
+  v.normal = normal_.bind(space, holder);
+  v.distance = distance_.read_view(space, holder);
+  v.physical = physical_.read_view(space, holder);
+  v.centroid = centroid_.bind(space, holder);
   v.block_offsets = block_offsets_.read_view(space, holder);
   v.blocks = blocks_.read_view(space, holder);
   return v;

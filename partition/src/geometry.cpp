@@ -201,12 +201,8 @@ void normalize_orientation(mesh& m) {
   }
 }
 
-mesh_geometry compute_geometry(const mesh& m, const mesh_faces& faces) {
-  if (faces.cell_offsets.size() != static_cast<std::size_t>(m.cell_count()) + 1 ||
-      faces.cells.size() != faces.types.size() || faces.offsets.size() != faces.types.size() + 1) {
-    throw error("funcmesh::compute_geometry: the faces were not built from this mesh");
-  }
-  mesh_geometry g;
+cell_geometry compute_cell_geometry(const mesh& m) {
+  cell_geometry g;
   const auto cells = static_cast<std::size_t>(m.cell_count());
   g.cell_volume.resize(cells);
   g.cell_centroid.resize(cells);
@@ -228,7 +224,16 @@ mesh_geometry compute_geometry(const mesh& m, const mesh_faces& faces) {
     g.cell_volume[static_cast<std::size_t>(c)] = volume;
     g.cell_centroid[static_cast<std::size_t>(c)] = (1.0 / volume) * moment;
   }
+  return g;
+}
 
+mesh_geometry compute_geometry(const mesh& m, const mesh_faces& faces) {
+  if (faces.cell_offsets.size() != static_cast<std::size_t>(m.cell_count()) + 1 ||
+      faces.cells.size() != faces.types.size() || faces.offsets.size() != faces.types.size() + 1) {
+    throw error("funcmesh::compute_geometry: the faces were not built from this mesh");
+  }
+  mesh_geometry g;
+  static_cast<cell_geometry&>(g) = compute_cell_geometry(m);
   const auto face_total = static_cast<std::size_t>(faces.size());
   g.face_area.resize(face_total);
   g.face_normal.resize(face_total);

@@ -51,7 +51,7 @@ struct scatter_faces_body {
     index_t pending = -1;
     V sum{};
     for (index_t f = begin; f < end; ++f) {
-      const vec<index_t, 2> two = faces.scatter_cells[f];
+      const vec<face_index, 2> two = faces.face_cells[f];
       face_view v = faces.face(f);
       const index_t l = two[0], r = two[1];
       if (l != pending) {
@@ -81,7 +81,7 @@ struct scatter_faces_body {
   }
 
   FUNCMESH_DEVICE void atomic(index_t f) const {
-    const vec<index_t, 2> two = faces.scatter_cells[f];
+    const vec<face_index, 2> two = faces.face_cells[f];
     face_view v = faces.face(f);
     const index_t l = two[0], r = two[1];
     if (r < 0) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <utility>
@@ -40,68 +41,72 @@ struct face_view {
 
 namespace detail {
 // Three components stored apart (x, y, z arrays): a loop that reads only some of them
-// (a 2-D flux never reads z) loads only those.
+// (a 2-D flux never reads z) loads only those. A z column that would hold only zeros (a
+// 2-D mesh in the plane z = 0) is not stored: z reads as 0.
 struct vec3_view {
   view<const double> x, y, z;
-  FUNCMESH_DEVICE vec<double, 3> operator[](index_t i) const { return {{x[i], y[i], z[i]}}; }
+  FUNCMESH_DEVICE vec<double, 3> operator[](index_t i) const {
+    return {{x[i], y[i], z.size() > 0 ? z[i] : 0.0}};
+  }
 };
 struct vec3_arrays {
   array<double> x, y, z;
-  void assign(const std::vector<vec<double, 3>>& values);
   vec3_view bind(memory_space space, token& holder) const {
     return {x.read_view(space, holder), y.read_view(space, holder), z.read_view(space, holder)};
   }
 };
 }  // namespace detail
 
+// The face set's local indices (cells, faces, gather entries) are 32-bit: half the index
+// traffic of the loops. A part with 2^31 or more faces is refused with a clear error.
+using face_index = std::int32_t;
+
 // What a kernel sees of a face_set: views only, trivially copyable. Geometry is stored
-// per use, in the order loops read it (structure of arrays), so that a loop streams it and
-// loads only the fields its flux uses: about 20 bytes a face for a diffusion flux, not 48.
+// once per face, field by field (structure of arrays), so that a loop loads only the
+// fields its flux uses (about 16 bytes a face for Airfoil's fluxes) and no face is stored
+// twice.
 struct face_set_view {
   // Gather form: owned cell c's faces are entries [offsets[c], offsets[c + 1]); other =
-  // the neighbour's local index, or -1 - physical id on the domain boundary; the geometry
-  // of entry k is oriented out of c.
-  view<const index_t> offsets;
-  view<const index_t> other;
+  // the neighbour's local index, or -1 - physical id on the domain boundary; entry_face =
+  // the face, f when c is its first cell, -1 - f when c is its second (the geometry is
+  // then seen from c: the normal negated).
+  view<const face_index> offsets;
+  view<const face_index> other;
+  view<const face_index> entry_face;
+  // Per face f, in face order (which follows the cells, so consecutive faces touch nearby
+  // cells): its two local cells ([1] == -1 on the domain boundary) and its geometry,
+  // oriented out of cells[f][0]. The scatter form's block b is faces [block_offsets[b],
+  // block_offsets[b + 1]); blocks lists them by colour (face_set::blocks.colour_offsets).
+  view<const vec<face_index, 2>> face_cells;
   view<const double> area;
   detail::vec3_view normal;
   view<const double> distance;
+  view<const int> physical;
   detail::vec3_view centroid;
-  // Scatter form, indexed by face (face_set's numbering, which follows the cells, so
-  // consecutive faces touch nearby cells): the two local cells ([1] == -1 on the domain
-  // boundary), geometry oriented out of cells[f][0]. Block b is faces
-  // [block_offsets[b], block_offsets[b + 1]); blocks lists them by colour
-  // (face_set::blocks.colour_offsets).
-  view<const vec<index_t, 2>> scatter_cells;
-  view<const double> scatter_area;
-  detail::vec3_view scatter_normal;
-  view<const double> scatter_distance;
-  view<const int> scatter_physical;
-  detail::vec3_view scatter_centroid;
   view<const index_t> block_offsets;
   view<const index_t> blocks;
 
-  FUNCMESH_DEVICE face_view entry(index_t k) const {
-    face_view v;
-    v.area = area[k];
-    v.normal = normal[k];
-    v.distance = distance[k];
-    v.physical = other[k] < 0 ? static_cast<int>(-1 - other[k]) : 0;
-    v.centroid = centroid[k];
-    return v;
-  }
   FUNCMESH_DEVICE face_view face(index_t f) const {
     face_view v;
-    v.area = scatter_area[f];
-    v.normal = scatter_normal[f];
-    v.distance = scatter_distance[f];
-    v.physical = scatter_physical[f];
-    v.centroid = scatter_centroid[f];
+    v.area = area[f];
+    v.normal = normal[f];
+    v.distance = distance[f];
+    v.physical = physical[f];
+    v.centroid = centroid[f];
+    return v;
+  }
+  FUNCMESH_DEVICE face_view entry(index_t k) const {
+    // Branch-free: the orientation alternates from entry to entry. Times -1 is exactly
+    // the negation, so the bits are those of a stored reversed normal.
+    const index_t e = entry_face[k];
+    const double sign = e >= 0 ? 1.0 : -1.0;
+    face_view v = face(e >= 0 ? e : -1 - e);
+    for (int d = 0; d < 3; ++d) v.normal[d] = sign * v.normal[d];
     return v;
   }
 };
 
-// The faces of a local mesh that touch an owned cell, oriented globally: cells[f][0] has
+// The faces of a local mesh that touch an owned cell, oriented globally: cells(f)[0] has
 // the lower global cell id (the owned cell on the domain boundary), the normal points out
 // of it, and the geometry is computed from the face's nodes rotated to start at the lowest
 // global node id, so every rank computes every face bit for bit alike. Built once per
@@ -116,7 +121,7 @@ class face_set {
   static constexpr index_t min_blocks = 64;
   static constexpr index_t min_block_size = 16;
 
-  index_t size() const { return static_cast<index_t>(kind.size()); }
+  index_t size() const { return face_count_; }
   index_t owned_count() const { return owned_count_; }
   // Owned + halo cells of the local mesh: the size of the grid functions a loop reads.
   index_t cell_count() const { return cell_count_; }
@@ -125,14 +130,13 @@ class face_set {
   grid_read extent() const {
     return grid_read::extent(owned_count_, cell_count_, "the cells of a face set");
   }
-  face_view view(index_t f) const { return views[static_cast<std::size_t>(f)]; }
+  // Face f's two local cells ([1] == -1 on the domain boundary) and its geometry, out of
+  // cells(f)[0] (host reads of the arrays kernels read).
+  std::array<index_t, 2> cells(index_t f) const;
+  face_view view(index_t f) const;
   // The faces of owned cell c in gather order: neighbours by ascending global cell id,
   // then domain-boundary faces by physical id and global node ids.
-  std::span<const index_t> faces_of(index_t c) const {
-    const auto b = static_cast<std::size_t>(cell_offsets[static_cast<std::size_t>(c)]);
-    const auto e = static_cast<std::size_t>(cell_offsets[static_cast<std::size_t>(c) + 1]);
-    return {cell_faces.data() + b, e - b};
-  }
+  std::vector<index_t> faces_of(index_t c) const;
   // The physical id of the boundary group `name` (dimension - 1), or 0.
   int physical_id(const std::string& name) const;
   std::string physical_name(int id) const;
@@ -140,38 +144,35 @@ class face_set {
   const std::vector<std::pair<int, std::string>>& boundary_groups() const { return groups_; }
   // Domain-boundary faces of this part that carry no physical group.
   index_t untagged_boundary_faces() const { return untagged_; }
+  // The bytes this face set holds (host copies; a device copy, once made, as much again).
+  std::size_t bytes() const;
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
   face_set_view bind(memory_space space, token& holder) const;
 
-  std::vector<std::array<index_t, 2>> cells;  // local cells; [1] == -1 on the domain boundary
-  std::vector<face_kind> kind;                // interior, partition or domain boundary
-  std::vector<face_view> views;               // oriented out of cells[f][0]
   // Per local cell (owned, then halo): volume (area in 2-D) and centroid, computed alike
   // on every rank.
   std::vector<double> volume;
   // The same volumes as a grid function (owned + halo), for expressions: rhs / volume.
   grid_function<double> volume_function(std::string name = "volume") const;
   std::vector<std::array<double, 3>> centroid;
-  std::vector<index_t> cell_offsets{0}, cell_faces;  // CSR over owned cells, gather order
   // The scatter form's blocks of consecutive faces, coloured: no two blocks of one colour
   // write the same owned cell.
   face_block_colouring blocks;
 
  private:
+  index_t face_count_ = 0;
   index_t owned_count_ = 0;
   index_t cell_count_ = 0;
   index_t untagged_ = 0;
   std::vector<std::pair<int, std::string>> groups_;
-  // What kernels read (see face_set_view), moved to a device on first use there.
-  array<index_t> entry_offsets_, entry_other_;
-  array<double> entry_area_, entry_distance_;
-  detail::vec3_arrays entry_normal_, entry_centroid_;
-  array<vec<index_t, 2>> scatter_cells_;
-  array<double> scatter_area_, scatter_distance_;
-  detail::vec3_arrays scatter_normal_;
-  array<int> scatter_physical_;
-  detail::vec3_arrays scatter_centroid_;
+  // What kernels read (see face_set_view), moved to a device on first use there; host
+  // code reads the same arrays.
+  array<face_index> entry_offsets_, entry_other_, entry_face_;
+  array<vec<face_index, 2>> face_cells_;
+  array<double> area_, distance_;
+  detail::vec3_arrays normal_, centroid_;
+  array<int> physical_;
   array<index_t> block_offsets_, blocks_;
 };
 

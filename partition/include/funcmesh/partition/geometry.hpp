@@ -10,9 +10,13 @@
 
 namespace funcmesh {
 
-struct mesh_geometry {
+// The cells' own geometry, which needs no faces.
+struct cell_geometry {
   std::vector<double> cell_volume;  // areas in 2-D
   std::vector<std::array<double, 3>> cell_centroid;
+};
+
+struct mesh_geometry : cell_geometry {
   std::vector<double> face_area;  // lengths in 2-D
   // Unit normal out of the face's first cell (in the xy plane in 2-D).
   std::vector<std::array<double, 3>> face_normal;
@@ -25,6 +29,8 @@ struct mesh_geometry {
 // `faces` does not belong to `m` or a cell has non-positive volume (the mesh was not
 // normalised).
 mesh_geometry compute_geometry(const mesh& m, const mesh_faces& faces);
+// The cell part of compute_geometry alone (the same bits), without a face list.
+cell_geometry compute_cell_geometry(const mesh& m);
 
 // Makes 2-D cells counter-clockwise and 3-D cells positively oriented by reordering
 // their nodes. Throws funcmesh::error naming the cell id and its volume for degenerate
