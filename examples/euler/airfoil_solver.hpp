@@ -178,12 +178,15 @@ struct pressure {
 
 enum class face_form { gather, scatter };
 
-// The solver's fields on one distributed layout. q starts at the free stream.
+// The solver's fields on one distributed layout. q starts at the free stream. The layout's
+// faces are built first, before the fields exist: the set-up's temporaries and the fields
+// are never held at once (the peak memory is the steady one).
 class solver {
  public:
   solver(const fm::distributed_layout& layout, face_form form, constants k = constants::exact())
       : k_(k),
         layout_(layout),
+        faces_(&layout.faces()),
         form_(form),
         q_(layout, "q"),
         qold_(layout, "qold"),
@@ -217,7 +220,7 @@ class solver {
 
   const fm::dist_function<state>& q() const { return q_; }
   const constants& settings() const { return k_; }
-  const fm::face_set& faces() const { return layout_.faces(); }
+  const fm::face_set& faces() const { return *faces_; }
 
  private:
   // adt, and what the faces read of each cell, in one loop (the second statement reads
@@ -252,6 +255,7 @@ class solver {
 
   constants k_;
   fm::distributed_layout layout_;
+  const fm::face_set* faces_;
   face_form form_;
   fm::dist_function<state> q_, qold_, res_;
   fm::dist_function<double> adt_;
