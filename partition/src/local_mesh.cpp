@@ -12,6 +12,7 @@
 #include <funcmesh/exec/thread_policy.hpp>
 
 #include "local_mesh/boundary_lookup.hpp"
+#include "local_mesh/locality_order.hpp"
 
 namespace funcmesh {
 
@@ -119,6 +120,12 @@ void builder::number_cells(local_mesh& lm, std::span<const index_t> owned) {
     const bool inner =
         std::all_of(around.begin(), around.end(), [&](index_t n) { return cell_map[at(n)] == 0; });
     (inner ? interior : boundary_cells).push_back(c);
+  }
+  // Owned cells in a locality order (halo cells stay by global index: the receive lists
+  // match the neighbours' send lists in that order).
+  if (options.order == cell_order::locality) {
+    local_mesh_detail::order_for_locality(global, dual, interior, cell_map, 0);
+    local_mesh_detail::order_for_locality(global, dual, boundary_cells, cell_map, 0);
   }
   std::sort(halo.begin(), halo.end(), [&](index_t a, index_t b) {
     return part[at(a)] != part[at(b)] ? part[at(a)] < part[at(b)] : a < b;

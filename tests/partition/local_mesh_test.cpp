@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -135,7 +136,8 @@ void check_geometry(const mesh& global, const local_mesh& lm) {
 void check_local_meshes(const mesh& global, const std::vector<int>& part, int parts,
                         const halo_options& options) {
   SCOPED_TRACE("parts " + std::to_string(parts) + ", depth " + std::to_string(options.depth) +
-               (options.by == adjacency::face ? ", face" : ", node"));
+               (options.by == adjacency::face ? ", face" : ", node") +
+               (options.order == cell_order::global ? ", global order" : ", locality order"));
   const graph g = dual_graph(global, options.by);
   const auto meshes = build_local_meshes(global, g, part, parts, options);
   ASSERT_EQ(meshes.size(), at(parts));
@@ -168,13 +170,16 @@ void check_local_meshes(const mesh& global, const std::vector<int>& part, int pa
     auto halo_sorted = halo;
     std::sort(halo_sorted.begin(), halo_sorted.end());
     ASSERT_EQ(halo_sorted, expect_halo);
-    // Order: interior and boundary each by global index, interior cells see only owned
-    // cells, boundary cells see a halo cell, halo by (owner, global index).
+    // Order: interior and boundary each by global index (cell_order::global; else in the
+    // locality order, a permutation checked above), interior cells see only owned cells,
+    // boundary cells see a halo cell, halo by (owner, global index).
     auto by_global = [&](index_t first, index_t last) {
       return std::is_sorted(lm.global_cell.begin() + first, lm.global_cell.begin() + last);
     };
-    ASSERT_TRUE(by_global(0, lm.interior_count));
-    ASSERT_TRUE(by_global(lm.interior_count, lm.owned_count));
+    if (options.order == cell_order::global) {
+      ASSERT_TRUE(by_global(0, lm.interior_count));
+      ASSERT_TRUE(by_global(lm.interior_count, lm.owned_count));
+    }
     for (index_t l = 0; l < lm.owned_count; ++l) {
       const auto around = g.neighbours(lm.global_cell[at(l)]);
       const bool inner =
@@ -244,8 +249,11 @@ void check_all(const mesh& global) {
   for (int parts : {1, 2, 3, 5}) {
     for (int depth : {1, 2}) {
       for (adjacency by : {adjacency::face, adjacency::node}) {
-        check_local_meshes(global, block_partition(global.cell_count(), parts), parts, {depth, by});
-        check_local_meshes(global, stripe_partition(global, parts), parts, {depth, by});
+        for (cell_order order : {cell_order::locality, cell_order::global}) {
+          const halo_options options{depth, by, order};
+          check_local_meshes(global, block_partition(global.cell_count(), parts), parts, options);
+          check_local_meshes(global, stripe_partition(global, parts), parts, options);
+        }
       }
     }
   }
@@ -265,6 +273,83 @@ TEST(local_mesh, a_deep_halo_reaches_cells_of_parts_that_are_not_adjacent) {
   const auto meshes = build_local_meshes(global, part, 6, {3, adjacency::face});
   ASSERT_EQ(meshes[0].neighbours.size(), 2u);
   EXPECT_EQ(meshes[0].neighbours[1].part, 2);
+}
+
+// The grid with its cells in a random order, as a file may hold them (nodes unchanged).
+mesh shuffled_cells(const mesh& grid, unsigned seed) {
+  std::vector<index_t> order(at(grid.cell_count()));
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<index_t>(k);
+  std::mt19937 random(seed);
+  std::shuffle(order.begin(), order.end(), random);
+  mesh out = grid;
+  out.cells = element_block{};
+  for (const index_t c : order) {
+    out.cells.add(grid.cells.types[at(c)], grid.cells.nodes_of(c), grid.cells.ids[at(c)],
+                  grid.cells.physical[at(c)]);
+  }
+  return out;
+}
+
+// The largest distance in local numbering between two face neighbours among the owned
+// interior cells (the boundary group comes after them all).
+index_t bandwidth(const local_mesh& lm, const graph& dual) {
+  index_t widest = 0;
+  for (index_t l = 0; l < lm.interior_count; ++l) {
+    for (const index_t n : dual.neighbours(lm.global_cell[at(l)])) {
+      const index_t ln = lm.local_cell(n);
+      if (ln >= 0 && ln < lm.interior_count) widest = std::max(widest, std::abs(ln - l));
+    }
+  }
+  return widest;
+}
+
+// Each owned cell's vertex average, in local order (the halo is by global index).
+std::vector<std::array<double, 3>> centres(const local_mesh& lm) {
+  std::vector<std::array<double, 3>> result;
+  for (index_t c = 0; c < lm.owned_count; ++c) {
+    std::array<double, 3> sum{0, 0, 0};
+    const auto nodes = lm.cells.cells.nodes_of(c);
+    for (const index_t n : nodes) {
+      for (std::size_t d = 0; d < 3; ++d) sum[d] += lm.cells.coordinates[at(n)][d];
+    }
+    for (double& x : sum) x /= static_cast<double>(nodes.size());
+    result.push_back(sum);
+  }
+  return result;
+}
+
+TEST(local_mesh, the_locality_order_does_not_depend_on_the_input_order) {
+  for (const mesh& grid : {box2d_quad(30, 12), box2d_tri(14, 9), box3d_hex(8, 5, 4)}) {
+    const mesh mixed = shuffled_cells(grid, 7);
+    const graph grid_dual = dual_graph(grid, adjacency::face);
+    const graph mixed_dual = dual_graph(mixed, adjacency::face);
+    for (int parts : {1, 2}) {
+      SCOPED_TRACE(std::to_string(grid.cell_count()) + " cells, " + std::to_string(parts) +
+                   " part(s)");
+      const auto part = stripe_partition(grid, parts);
+      // The same cells go to the same parts in both inputs.
+      std::vector<int> mixed_part(part.size());
+      for (index_t c = 0; c < mixed.cell_count(); ++c) {
+        const auto it =
+            std::find(grid.cells.ids.begin(), grid.cells.ids.end(), mixed.cells.ids[at(c)]);
+        mixed_part[at(c)] = part[at(it - grid.cells.ids.begin())];
+      }
+      for (int p = 0; p < parts; ++p) {
+        const local_mesh ordered = build_local_mesh(grid, grid_dual, part, parts, p);
+        const local_mesh from_mixed = build_local_mesh(mixed, mixed_dual, mixed_part, parts, p);
+        const local_mesh as_given =
+            build_local_mesh(mixed, mixed_dual, mixed_part, parts, p,
+                             {.depth = 1, .by = adjacency::face, .order = cell_order::global});
+        // The same cells in the same local order, wherever the input listed them.
+        EXPECT_EQ(centres(ordered), centres(from_mixed));
+        // And neighbours stay close: within a few rows of the grid, where the input's own
+        // order scatters them over the whole part.
+        const index_t row = grid.dimension == 2 ? 30 : 8 * 5;
+        EXPECT_LE(bandwidth(from_mixed, mixed_dual), 3 * row);
+        EXPECT_GT(bandwidth(as_given, mixed_dual), bandwidth(from_mixed, mixed_dual));
+      }
+    }
+  }
 }
 
 TEST(local_mesh, empty_parts_get_empty_local_meshes) {

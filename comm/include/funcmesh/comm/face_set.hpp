@@ -19,6 +19,7 @@
 #include <funcmesh/expr/grid_function_base.hpp>
 #include <funcmesh/expr/grid_read.hpp>
 #include <funcmesh/memory/array.hpp>
+#include <funcmesh/memory/buffer.hpp>
 #include <funcmesh/memory/token.hpp>
 #include <funcmesh/memory/view.hpp>
 #include <funcmesh/partition/face_colouring.hpp>
@@ -149,6 +150,10 @@ class face_set {
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
   face_set_view bind(memory_space space, token& holder) const;
+  // Room for one value of `value_bytes` per face, kept for the next call (gather_faces'
+  // face fluxes): a buffer of the face set, so a time loop allocates it once. For one
+  // loop at a time (the face loops are called from one thread).
+  buffer flux_scratch(std::size_t value_bytes) const;
 
   // Per local cell (owned, then halo): volume (area in 2-D) and centroid, computed alike
   // on every rank.
@@ -174,6 +179,7 @@ class face_set {
   detail::vec3_arrays normal_, centroid_;
   array<int> physical_;
   array<index_t> block_offsets_, blocks_;
+  mutable buffer flux_scratch_;
 };
 
 }  // namespace funcmesh

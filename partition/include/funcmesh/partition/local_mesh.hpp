@@ -15,9 +15,18 @@ namespace funcmesh {
 
 struct mesh_faces;
 
+// The order of a part's owned cells within its interior and boundary groups.
+enum class cell_order {
+  // Neighbours close in memory (recursive coordinate bisection of the cell centres): the
+  // same local mesh whatever order the input held the cells in. The default.
+  locality,
+  global,  // ascending global index (the input's order)
+};
+
 struct halo_options {
   int depth = 1;                   // halo = non-owned cells within `depth` graph steps
   adjacency by = adjacency::face;  // which cells count as neighbours
+  cell_order order = cell_order::locality;
 };
 
 // What one part exchanges with one neighbour part. Both lists hold local cell indices.
@@ -42,7 +51,9 @@ struct local_mesh {
   int part = 0;
   int parts = 1;
   // Local cells numbered [owned interior | owned boundary | halo grouped by owner part
-  // ascending], each group by global index, so interior work can overlap communication.
+  // ascending], so interior work can overlap communication. The owned groups are in
+  // halo_options::order (locality by default), the halo by global index. Global ids
+  // keep the input's numbering (outputs and checkpoints are keyed by them).
   // Nodes: those local cells use, by global index. Boundary: the global mesh's boundary
   // elements that are faces of local cells. Physical groups: the global mesh's.
   mesh cells;
