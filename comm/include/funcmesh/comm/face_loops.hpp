@@ -168,8 +168,15 @@ struct face_flux_sum_body {
     V sum{};
     const index_t end = faces.offsets[c + 1];
     for (index_t k = faces.offsets[c]; k < end; ++k) {
-      const index_t e = faces.entry_face[k];
-      sum = e >= 0 ? sum + through[e] : sum - through[-1 - e];
+      // Branch-free where V can be scaled (see face_set_view::face_of); times -1 is
+      // exactly the negation, so the bits are those of sum - F.
+      const face_index e = faces.entry_face[k];
+      const V& value = through[face_set_view::face_of(e)];
+      if constexpr (requires { double{} * value; }) {
+        sum = sum + face_set_view::orientation(e) * value;
+      } else {
+        sum = e >= 0 ? sum + value : sum - value;
+      }
     }
     out[c] = sum;
   }

@@ -97,13 +97,18 @@ struct face_set_view {
     return v;
   }
   FUNCMESH_DEVICE face_view entry(index_t k) const {
-    // Branch-free: the orientation alternates from entry to entry. Times -1 is exactly
-    // the negation, so the bits are those of a stored reversed normal.
-    const index_t e = entry_face[k];
-    const double sign = e >= 0 ? 1.0 : -1.0;
-    face_view v = face(e >= 0 ? e : -1 - e);
+    const face_index e = entry_face[k];
+    face_view v = face(face_of(e));
+    const double sign = orientation(e);
     for (int d = 0; d < 3; ++d) v.normal[d] = sign * v.normal[d];
     return v;
+  }
+  // An entry's face and orientation, computed without branches: the orientation depends on
+  // global ids, which a file may number in any order, and a branch on it then mispredicts.
+  // ~e is -1 - e; times -1 is exactly the negation (a stored reversed normal's bits).
+  FUNCMESH_DEVICE static index_t face_of(face_index e) { return e ^ (e >> 31); }
+  FUNCMESH_DEVICE static double orientation(face_index e) {
+    return static_cast<double>((e >> 31) | 1);
   }
 };
 
