@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include <funcmesh/comm.hpp>
@@ -159,27 +160,45 @@ class solver {
         faces_(&layout.faces()),
         form_(form),
         q_(layout, "q"),
-        qold_(layout, "qold"),
-        res_(layout, "res"),
+        stage_(layout, "q_stage"),
         adt_(layout, "adt"),
         cell_data_(layout, "q_adt") {
     q_ = free_stream(k_);
-    res_ = state{{0, 0, 0, 0}};
+    if (form == face_form::gather) {
+      fluxes_.emplace(layout, "fluxes");
+    } else {
+      res_.emplace(layout, "res");
+    }
   }
 
   // One Airfoil iteration; returns sqrt(rms / cells) of its second update when asked
-  // (a global sum: collective), else 0.
+  // (a global sum: collective), else 0. The first stage goes from q into stage_, the
+  // second from stage_ back into q: q stays the iteration's old state until its last
+  // update, so the classic code's copy into qold is not needed.
   double iterate(bool want_rms) {
-    qold_ = q_;
     double rms = 0;
     for (int k = 0; k < 2; ++k) {
-      cell_terms();
-      fluxes();
-      if (want_rms && k == 1) {
-        // Reproducible: the same bits on any rank count (with the gather form).
-        rms = fm::global_sum(fm::zip_with(squared_change{}, res_, adt_), {.reproducible = true});
+      const fm::dist_function<state>& from = k == 0 ? q_ : stage_;
+      fm::dist_function<state>& to = k == 0 ? stage_ : q_;
+      cell_terms(from);
+      const interior_flux interior{k_.gm1, k_.eps};
+      const farfield_flux far{free_stream(k_), interior};
+      const wall_flux wall{k_.gm1};
+      if (form_ == face_form::gather) {
+        // Each face's flux once; each cell's sum of them, in the fixed order, is read by
+        // the update itself (no residual is stored). The interior flux is exactly
+        // antisymmetric, so these are the bits of the one-pass gather form.
+        fluxes_->evaluate(cell_data_, fm::antisymmetric(interior), fm::on("wall", wall),
+                          fm::on("farfield", far));
+        const auto res = fm::sum_over_faces(*fluxes_);
+        if (want_rms && k == 1) rms = residual(res);
+        to = fm::zip_with(updated{}, q_, res, adt_);
+      } else {
+        fm::scatter_faces(*res_, cell_data_, fm::antisymmetric(interior), fm::on("wall", wall),
+                          fm::on("farfield", far));
+        if (want_rms && k == 1) rms = residual(*res_);
+        to = fm::zip_with(updated{}, q_, *res_, adt_);
       }
-      q_ = fm::zip_with(updated{}, qold_, res_, adt_);
     }
     return want_rms ? std::sqrt(rms / static_cast<double>(layout_.global_cells())) : 0.0;
   }
@@ -190,39 +209,32 @@ class solver {
 
  private:
   // adt, and what the faces read of each cell, in one loop (the second statement reads
-  // the adt the first has just written at the same cell). No halo is read here.
-  void cell_terms() {
+  // the adt the first has just written at the same cell). No halo is read here; the
+  // faces read the cells' data (q and adt) at neighbours, so its halo is exchanged: adt
+  // is exchanged rather than recomputed on halo cells, because the face set holds only
+  // the faces of owned cells.
+  void cell_terms(const fm::dist_function<state>& q) {
     const auto adt = fm::sum_over_cell_faces(layout_, adt_term{},
-                                             fm::zip_with(velocity_and_sound{k_.gam, k_.gm1}, q_)) /
+                                             fm::zip_with(velocity_and_sound{k_.gam, k_.gm1}, q)) /
                      k_.cfl;
-    fm::run({}, fm::set(adt_, adt), fm::set(cell_data_, fm::zip_with(with_adt{}, q_, adt_)));
+    fm::run({}, fm::set(adt_, adt), fm::set(cell_data_, fm::zip_with(with_adt{}, q, adt_)));
   }
 
-  // res = the sum of every face's flux. The cells' data (q and adt) is read at
-  // neighbours, so its halo is exchanged: adt is exchanged rather than recomputed on halo
-  // cells, because the face set holds only the faces of owned cells.
-  void fluxes() {
-    const interior_flux interior{k_.gm1, k_.eps};
-    const farfield_flux far{free_stream(k_), interior};
-    const wall_flux wall{k_.gm1};
-    if (form_ == face_form::gather) {
-      // Each face's flux once, then every cell's sum in the fixed order: the interior flux
-      // is exactly antisymmetric, so these are the one-pass gather form's bits.
-      fm::gather_faces(res_, cell_data_, fm::antisymmetric(interior), fm::on("wall", wall),
-                       fm::on("farfield", far));
-    } else {
-      fm::scatter_faces(res_, cell_data_, fm::antisymmetric(interior), fm::on("wall", wall),
-                        fm::on("farfield", far));
-    }
+  // Reproducible: the same bits on any rank count (with the gather form).
+  template <class Res>
+  double residual(const Res& res) const {
+    return fm::global_sum(fm::zip_with(squared_change{}, res, adt_), {.reproducible = true});
   }
 
   constants k_;
   fm::distributed_layout layout_;
   const fm::face_set* faces_;
   face_form form_;
-  fm::dist_function<state> q_, qold_, res_;
+  fm::dist_function<state> q_, stage_;
   fm::dist_function<double> adt_;
   fm::dist_function<cell_data> cell_data_;
+  std::optional<fm::face_flux_field<state>> fluxes_;  // gather
+  std::optional<fm::dist_function<state>> res_;       // scatter
 };
 
 }  // namespace airfoil

@@ -8,6 +8,7 @@
 #include <funcmesh/comm/distributed_assign.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/environment.hpp>
+#include <funcmesh/comm/face_flux_field.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>

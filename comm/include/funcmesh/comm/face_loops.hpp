@@ -13,6 +13,7 @@
 #include <funcmesh/comm/detail/atomic_add.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/face_flux_field.hpp>
 #include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/exec/dispatch.hpp>
@@ -136,81 +137,17 @@ struct scatter_atomic {
   FUNCMESH_DEVICE void operator()(index_t f) const { body.atomic(f); }
 };
 
-// The gather form in two passes, for an antisymmetric flux: face f's flux once, out of
-// its first cell, into through[f] (any order, any executor: each face writes its own)...
-template <class V, class Input, class Fluxes>
-struct face_flux_body {
-  view<V> through;
-  Input input;
-  face_set_view faces;
-  Fluxes fluxes;
-
-  FUNCMESH_DEVICE void operator()(index_t f) const {
-    const vec<face_index, 2> two = faces.face_cells[f];
-    const face_view v = faces.face(f);
-    if (two[1] < 0) {
-      through[f] = static_cast<V>(fluxes.on_boundary(v.physical, input[two[0]], v));
-    } else {
-      through[f] = static_cast<V>(fluxes.interior(input[two[0]], input[two[1]], v));
-    }
-  }
-};
-// ...then each owned cell adds its faces' fluxes in gather order, subtracting those it
-// sees from the second side: the additions of the one-pass form (sum + (-F) is sum - F),
-// so the same bits wherever the flux is exactly antisymmetric.
-template <class V>
-struct face_flux_sum_body {
-  view<V> out;
-  view<const V> through;
-  face_set_view faces;
-
-  FUNCMESH_DEVICE void operator()(index_t c) const {
-    V sum{};
-    const index_t end = faces.offsets[c + 1];
-    for (index_t k = faces.offsets[c]; k < end; ++k) {
-      // Branch-free where V can be scaled (see face_set_view::face_of); times -1 is
-      // exactly the negation, so the bits are those of sum - F.
-      const face_index e = faces.entry_face[k];
-      const V& value = through[face_set_view::face_of(e)];
-      if constexpr (requires { double{} * value; }) {
-        sum = sum + face_set_view::orientation(e) * value;
-      } else {
-        sum = e >= 0 ? sum + value : sum - value;
-      }
-    }
-    out[c] = sum;
-  }
-};
-
+// The gather form in two passes, for an antisymmetric flux: every face's flux once into the
+// face set's scratch, then each owned cell's sum of them in the fixed order.
 template <class Compiler, class T, class S, class Flux, class... B>
 void gather_faces_once(dist_function<T, cells>& out, const dist_function<S, cells>& u,
                        const Flux& flux, const boundary_flux<B>&... boundary) {
-  const std::vector<int> ids = detail::prepare_face_loop(
-      out.halo(), u.halo(), detail::names_of(boundary...), "funcmesh::gather_faces");
+  detail::prepare_face_loop(out.halo(), u.halo(), detail::names_of(boundary...),
+                            "funcmesh::gather_faces");
   const face_set& faces = u.layout().faces();
-  const executor on = default_executor<Compiler>();
-  u.exchange(on);
-  const auto fluxes = detail::make_face_fluxes<S>(flux, ids, boundary...);
-  using fluxes_type = std::remove_cvref_t<decltype(fluxes)>;
-  const executor chosen = exec::effective_executor(on, fluxes_type::serial_only);
-  token holder;
-  binder b(chosen.space(), holder);
-  auto* target = static_cast<T*>(b.bind_target(out.local(), false));
-  auto input = as_node(u.local()).bind(b);
-  const face_set_view arrays = faces.bind(chosen.space(), holder);
-  array<T> through(faces.flux_scratch(sizeof(T)));
-  const view<T> fluxes_out = through.overwrite_view(chosen.space(), holder);
-  const exec::loop_label label{"gather_faces into", &out.local().name(), 1};
-  exec::for_each<Compiler>(
-      chosen, 0, faces.size(),
-      face_flux_body<T, decltype(input), fluxes_type>{fluxes_out, input, arrays, fluxes},
-      exec::loop_shape{fluxes_type::serial_only, 2 * (fluxes_type::work + 6)}, label);
-  exec::for_each<Compiler>(
-      chosen, 0, faces.owned_count(),
-      face_flux_sum_body<T>{view<T>(target, out.local().total_size()),
-                            view<const T>(fluxes_out.data(), fluxes_out.size()), arrays},
-      exec::loop_shape{false, 4 * 4}, label);
-  out.local().mark_written();
+  face_flux_field<T> through(u.layout(), faces.flux_scratch(sizeof(T)), "gather_faces' fluxes");
+  through.template evaluate<Compiler>(u, flux, boundary...);
+  out.template assign<flux_field_sum_expr<T>, Compiler>(sum_over_faces(through));
 }
 
 }  // namespace detail
