@@ -71,15 +71,6 @@ std::vector<int> prepare_face_loop(const halo_state& out, const halo_state& u,
   return boundary_ids(u.layout().faces(), names, call);
 }
 
-std::vector<int> prepare_flux_field(const distributed_layout& field, const halo_state& u,
-                                    const std::vector<std::string>& names, const char* call) {
-  if (!(field == u.layout())) {
-    throw error(std::string(call) + ": the field is on " + field.describe() + ", u (" +
-                u.function().describe() + ") on " + u.layout().describe());
-  }
-  return boundary_ids(field.faces(), names, call);
-}
-
 void check_flux_field_evaluated(bool evaluated, const std::string& name) {
   if (evaluated) return;
   throw error("funcmesh::sum_over_faces: the face flux field '" + name +

@@ -13,6 +13,7 @@
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>
+#include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/expr/assign.hpp>
@@ -31,7 +32,7 @@ struct face_flux_body {
   face_set_view faces;
   Fluxes fluxes;
 
-  FUNCMESH_DEVICE void operator()(index_t f) const {
+  FUNCMESH_INLINE FUNCMESH_DEVICE void operator()(index_t f) const {
     const vec<face_index, 2> two = faces.face_cells[f];
     const face_view v = faces.face(f);
     if (two[1] < 0) {
@@ -42,9 +43,6 @@ struct face_flux_body {
   }
 };
 
-// Checks that the layouts match and resolves the boundary groups (alike on every rank).
-std::vector<int> prepare_flux_field(const distributed_layout& field, const halo_state& u,
-                                    const std::vector<std::string>& names, const char* call);
 // Throws unless the field holds fluxes (evaluate has run).
 void check_flux_field_evaluated(bool evaluated, const std::string& name);
 
@@ -72,33 +70,44 @@ class face_flux_field {
 
   // Every face's flux(u_first, u_second, face) (face.normal out of the first cell, the
   // lower global id) and b(u, face) on boundary group faces, once each. The flux must be
-  // declared antisymmetric(flux): the second cell takes the negation. u's halo is
-  // exchanged first when dirty. Collective over the layout.
-  template <class Compiler = exec::this_compiler, class S, class Flux, class... B>
-  void evaluate(const dist_function<S, cells>& u, const Flux& flux,
-                const boundary_flux<B>&... boundary) {
+  // declared antisymmetric(flux): the second cell takes the negation. u: a dist_function
+  // or any cells expression of them on this layout (zip_with(f, q, adt): no combined copy
+  // is stored); the halos it reads are exchanged first when dirty. Collective.
+  template <class Compiler = exec::this_compiler, class U, class Flux, class... B>
+  void evaluate(const U& u, const Flux& flux, const boundary_flux<B>&... boundary) {
     static_assert(is_antisymmetric_v<Flux>,
                   "face_flux_field::evaluate: each face's flux is evaluated once and its second "
                   "cell takes the negation; declare the flux antisymmetric(flux) (a promise "
                   "that flux(u_r, u_l, -n) == -flux(u_l, u_r, n)), or use sum_over_faces(layout, "
                   "flux, u, ...), which evaluates it from both sides");
-    const std::vector<int> ids = detail::prepare_flux_field(
-        layout_, u.halo(), detail::names_of(boundary...), "funcmesh::face_flux_field::evaluate");
+    constexpr const char* call = "funcmesh::face_flux_field::evaluate";
+    const std::vector<int> ids = detail::boundary_ids(*faces_, detail::names_of(boundary...), call);
+    const auto input = as_node(u);
+    detail::halo_reads reads;
+    auto reader = [this] { return "the face flux field '" + name_ + "'"; };
+    auto visitor = [&](const grid_read& read) {
+      detail::check_face_read(*faces_, read, call);
+      detail::note_halo_read(layout_, read.at_neighbours(), reads, reader, call);
+    };
+    input.visit(visitor);
     const executor on = default_executor<Compiler>();
-    u.exchange(on);
-    const auto fluxes = detail::make_face_fluxes<S>(flux, ids, boundary...);
+    detail::keep_dirty(layout_, reads, call);
+    if (!reads.empty()) detail::exchange_dirty(layout_, reads, on, call);
+    using input_value = typename std::remove_cvref_t<decltype(input)>::value_type;
+    const auto fluxes = detail::make_face_fluxes<input_value>(flux, ids, boundary...);
     using fluxes_type = std::remove_cvref_t<decltype(fluxes)>;
-    const executor chosen = exec::effective_executor(on, fluxes_type::serial_only);
+    constexpr bool serial_only = fluxes_type::serial_only || decltype(input)::serial_only;
+    const executor chosen = exec::effective_executor(on, serial_only);
     token holder;
     binder b(chosen.space(), holder);
-    auto input = as_node(u.local()).bind(b);
+    const auto bound = input.bind(b);
     const face_set_view arrays = faces_->bind(chosen.space(), holder);
     const view<T> through = values_.overwrite_view(chosen.space(), holder);
     const exec::loop_label label{"face fluxes", &name_, 1};
     exec::for_each<Compiler>(
         chosen, 0, faces_->size(),
-        detail::face_flux_body<T, decltype(input), fluxes_type>{through, input, arrays, fluxes},
-        exec::loop_shape{fluxes_type::serial_only, 2 * (fluxes_type::work + 6)}, label);
+        detail::face_flux_body<T, decltype(bound), fluxes_type>{through, bound, arrays, fluxes},
+        exec::loop_shape{serial_only, 2 * (fluxes_type::work + decltype(input)::work + 6)}, label);
     evaluated_ = true;
   }
 
@@ -134,7 +143,7 @@ class bound_flux_field_sum : public grid_expression<bound_flux_field_sum<T>> {
   FUNCMESH_DEVICE bound_flux_field_sum(face_set_view faces, view<const T> through)
       : faces_(faces), through_(through) {}
 
-  FUNCMESH_DEVICE T operator[](index_t c) const {
+  FUNCMESH_INLINE FUNCMESH_DEVICE T operator[](index_t c) const {
     T sum{};
     const index_t end = faces_.offsets[c + 1];
     for (index_t k = faces_.offsets[c]; k < end; ++k) {

@@ -222,7 +222,7 @@ class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E>> {
   FUNCMESH_DEVICE bound_cell_face_sum(face_set_view faces, F f, E input)
       : faces_(faces), f_(f), input_(input) {}
 
-  FUNCMESH_DEVICE value_type operator[](index_t c) const {
+  FUNCMESH_INLINE FUNCMESH_DEVICE value_type operator[](index_t c) const {
     value_type sum{};
     const auto mine = input_[c];
     const index_t end = faces_.offsets[c + 1];
