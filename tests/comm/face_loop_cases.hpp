@@ -15,6 +15,7 @@
 
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>
+#include <funcmesh/comm/face_flux_field.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/geometry.hpp>
@@ -253,6 +254,42 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
       for (const fm::index_t f : s.faces.faces_of(c)) expected += 1.5 * s.faces.view(f).area;     \
       EXPECT_EQ(perimeter[static_cast<std::size_t>(c)], expected) << "cell " << c;                \
     }                                                                                             \
+  }                                                                                               \
+                                                                                                  \
+  TEST_P(fixture, face_flux_fields_are_the_gather_form_bit_for_bit) {                             \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    const auto gathered = face_cases::bits(s.owned(s.out));                                       \
+    /* flux{} is exactly antisymmetric in floating point: once per face, the same bits. */        \
+    fm::face_flux_field<double> field(s.layout, "fluxes");                                        \
+    [&] { EXPECT_THROW(s.w = fm::sum_over_faces(field), fm::error); }(); /* unread */             \
+    const auto before = s.w.exchange_count();                                                     \
+    field.evaluate(s.u + 0.0 * s.w, fm::antisymmetric(face_cases::flux{}),                        \
+                   fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),         \
+                   fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));      \
+    EXPECT_EQ(s.w.exchange_count(), before + 1) << "every halo the expression reads";             \
+    fm::dist_function<double> sums(s.layout, "sums");                                             \
+    sums = fm::sum_over_faces(field);                                                             \
+    EXPECT_EQ(face_cases::bits(s.owned(sums)), gathered);                                         \
+    /* The sums compose with the rest of a stage (an update), in one loop. */                     \
+    s.w = s.u - 0.25 * fm::sum_over_faces(field);                                                 \
+    const auto updated = s.owned(s.w);                                                            \
+    const auto u = s.owned(s.u);                                                                  \
+    const auto plain = s.owned(s.out);                                                            \
+    for (std::size_t c = 0; c < u.size(); ++c) {                                                  \
+      EXPECT_EQ(updated[c], u[c] - 0.25 * plain[c]) << "cell " << c;                              \
+    }                                                                                             \
+    fm::gather_faces(sums, s.u, fm::antisymmetric(face_cases::flux{}),                            \
+                     fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),       \
+                     fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));    \
+    EXPECT_EQ(face_cases::bits(s.owned(sums)), gathered);                                         \
+    /* Each EXPECT_THROW in a lambda of its own: one label per source line in a macro. */         \
+    [&] {                                                                                         \
+      EXPECT_THROW(fm::gather_faces(s.u, s.u, fm::antisymmetric(face_cases::flux{}),              \
+                                    fm::on_other_groups(face_cases::wall{})),                     \
+                   fm::error);                                                                    \
+    }();                                                                                          \
   }                                                                                               \
                                                                                                   \
   TEST_P(fixture, scatter_in_small_coloured_blocks_agrees_with_gather) {                          \
