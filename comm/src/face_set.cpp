@@ -215,6 +215,11 @@ face_set::face_set(const local_mesh& m, index_t block_size)
     centroid_ = {cx.take(), cy.take(), cz.take()};
   }
 
+  // What the gather order no longer needs goes before its arrays come: the set-up's peak.
+  std::vector<std::array<index_t, 2>>().swap(all.cells);
+  std::vector<cell_type>().swap(all.types);
+  std::vector<int>().swap(all.physical);
+
   // Gather order per owned cell, and per entry the other cell and the face seen from c.
   {
     std::size_t entries = 0;

@@ -186,4 +186,51 @@ TEST(layout_faces, untagged_faces_in_one_part_fail_every_rank) {
   EXPECT_EQ(tagged.faces().untagged_boundary_faces(), 0);
 }
 
+// The face set's stored geometry is compute_geometry's (the same formulas; a face seen from
+// its second cell is the negation), a 2-D mesh off the z = 0 plane keeps its face
+// centroids' z, and a 2-D mesh in it stores no z column yet reads z as 0.
+TEST(face_set, geometry_is_stored_once_per_face_and_read_from_either_side) {
+  for (const double z : {0.0, 2.5}) {
+    fm::mesh global = fm::box2d_tri(7, 5);
+    for (auto& x : global.coordinates) x[2] = z;
+    const std::vector<int> part(static_cast<std::size_t>(global.cell_count()), 0);
+    const fm::local_mesh m = fm::build_local_mesh(global, part, 1, 0);
+    const fm::face_set faces(m);
+    const fm::mesh_faces all = fm::build_faces(m.cells);
+    const fm::mesh_geometry g = fm::compute_geometry(m.cells, all);
+    ASSERT_EQ(faces.size(), all.size());
+    for (fm::index_t c = 0; c < faces.owned_count(); ++c) {
+      EXPECT_EQ(faces.volume[static_cast<std::size_t>(c)],
+                g.cell_volume[static_cast<std::size_t>(c)]);
+    }
+    fm::token holder;
+    const fm::face_set_view v = faces.bind(fm::host_space, holder);
+    fm::index_t entries = 0;
+    for (fm::index_t c = 0; c < faces.owned_count(); ++c) {
+      for (fm::index_t k = v.offsets[c]; k < v.offsets[c + 1]; ++k, ++entries) {
+        const fm::index_t f = fm::face_set_view::face_of(v.entry_face[k]);
+        const auto two = faces.cells(f);
+        ASSERT_TRUE(two[0] == c || two[1] == c);
+        const fm::face_view seen = v.entry(k);
+        const fm::face_view stored = faces.view(f);
+        const double sign = two[0] == c ? 1.0 : -1.0;
+        EXPECT_EQ(seen.area, stored.area);
+        for (int d = 0; d < 3; ++d) EXPECT_EQ(seen.normal[d], sign * stored.normal[d]);
+        EXPECT_EQ(seen.centroid[2], z);
+        EXPECT_EQ(seen.normal[2], 0.0);
+        // One part, no halo: the face set keeps build_faces' numbering.
+        const auto i = static_cast<std::size_t>(f);
+        EXPECT_DOUBLE_EQ(stored.area, g.face_area[i]);
+        for (std::size_t d = 0; d < 2; ++d) {
+          EXPECT_NEAR(std::abs(stored.normal[static_cast<int>(d)]), std::abs(g.face_normal[i][d]),
+                      1e-14);
+          EXPECT_NEAR(stored.centroid[static_cast<int>(d)], g.face_centroid[i][d], 1e-14);
+        }
+        EXPECT_EQ(v.other[k] >= 0 ? v.other[k] : -1, two[0] == c ? two[1] : two[0]);
+      }
+    }
+    EXPECT_EQ(entries, 3 * faces.owned_count()) << "three faces per triangle";
+  }
+}
+
 }  // namespace
