@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 #include <string>
 
@@ -321,19 +320,6 @@ buffer face_set::flux_scratch(std::size_t value_bytes) const {
   const std::size_t bytes = detail::checked_bytes(face_count_, value_bytes);
   if (flux_scratch_.size_bytes() != bytes) flux_scratch_.set_size(bytes);
   return flux_scratch_;
-}
-
-std::size_t face_set::bytes() const {
-  std::size_t total = (volume.size() + 3 * centroid.size()) * sizeof(double);
-  for (const buffer* b : std::initializer_list<const buffer*>{
-           &entry_offsets_.storage(), &entry_other_.storage(), &entry_face_.storage(),
-           &face_cells_.storage(), &area_.storage(), &distance_.storage(), &normal_.x.storage(),
-           &normal_.y.storage(), &normal_.z.storage(), &centroid_.x.storage(),
-           &centroid_.y.storage(), &centroid_.z.storage(), &physical_.storage(),
-           &block_offsets_.storage(), &blocks_.storage(), &flux_scratch_}) {
-    total += b->size_bytes();
-  }
-  return total;
 }
 
 int face_set::physical_id(const std::string& name) const {

@@ -40,7 +40,7 @@ struct constants {
 };
 
 // What a face reads of a cell: its state and adt. Both face forms evaluate each face's flux
-// once (the gather form through gather_faces with an antisymmetric flux), so the pressure
+// once (the gather form through a face_flux_field, antisymmetric flux), so the pressure
 // and 1 / rho are computed there, as the plain code does: storing them per cell was
 // measured no faster, and costs 16 bytes a cell.
 using cell_data = fm::vec<double, 5>;

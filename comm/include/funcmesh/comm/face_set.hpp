@@ -150,8 +150,6 @@ class face_set {
   const std::vector<std::pair<int, std::string>>& boundary_groups() const { return groups_; }
   // Domain-boundary faces of this part that carry no physical group.
   index_t untagged_boundary_faces() const { return untagged_; }
-  // The bytes this face set holds (host copies; a device copy, once made, as much again).
-  std::size_t bytes() const;
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
   face_set_view bind(memory_space space, token& holder) const;
