@@ -116,11 +116,18 @@ struct gather_key {
       return std::lexicographical_compare(an, an + static_cast<std::ptrdiff_t>(a.count), bn,
                                           bn + static_cast<std::ptrdiff_t>(b.count));
     }
-    const face_index fa = a.entry >= 0 ? a.entry : -1 - a.entry;
-    const face_index fb = b.entry >= 0 ? b.entry : -1 - b.entry;
-    return fa < fb;
+    return face_set_view::face_of(a.entry) < face_set_view::face_of(b.entry);
   }
 };
+
+// A cell's few faces, a face's few nodes: an insertion sort (std::sort here trips GCC 12's
+// -Warray-bounds on the fixed-size keys).
+template <class It>
+void insertion_sort(It first, It last) {
+  for (It i = first; i != last; ++i) {
+    for (It j = i; j != first && *j < *(j - 1); --j) std::iter_swap(j, j - 1);
+  }
+}
 
 // A column of doubles, written once on the host.
 class double_column {
@@ -248,22 +255,14 @@ face_set::face_set(const local_mesh& m, index_t block_size)
         for (std::size_t k = 0; k < key.count; ++k) {
           key.nodes[k] = m.global_node[static_cast<std::size_t>(span[k])];
         }
-        for (std::size_t i = 1; i < key.count; ++i) {  // a few nodes: insertion sort
-          for (std::size_t j = i; j > 0 && key.nodes[j] < key.nodes[j - 1]; --j) {
-            std::swap(key.nodes[j], key.nodes[j - 1]);
-          }
-        }
+        insertion_sort(key.nodes.begin(),
+                       key.nodes.begin() + static_cast<std::ptrdiff_t>(key.count));
         key.entry = two[0] == c ? l : -1 - l;
         order.push_back(key);
       }
-      // A cell has a handful of faces: insertion sort.
-      for (std::size_t i = 1; i < order.size(); ++i) {
-        for (std::size_t j = i; j > 0 && order[j] < order[j - 1]; --j) {
-          std::swap(order[j], order[j - 1]);
-        }
-      }
+      insertion_sort(order.begin(), order.end());
       for (const gather_key& key : order) {
-        const face_index l = key.entry >= 0 ? key.entry : -1 - key.entry;
+        const index_t l = face_set_view::face_of(key.entry);
         const auto two = two_of[l];
         other[at] = two[1] < 0 ? -1 - physical[l] : (key.entry >= 0 ? two[1] : two[0]);
         entry_face[at] = key.entry;
@@ -310,8 +309,7 @@ std::vector<index_t> face_set::faces_of(index_t c) const {
   const auto entry_face = entry_face_.read();
   std::vector<index_t> result;
   for (index_t k = offsets[c]; k < offsets[c + 1]; ++k) {
-    const face_index e = entry_face[k];
-    result.push_back(e >= 0 ? e : -1 - static_cast<index_t>(e));
+    result.push_back(face_set_view::face_of(entry_face[k]));
   }
   return result;
 }

@@ -58,8 +58,7 @@ class face_flux_field {
 
   // One value per face of layout.faces() (built here if not yet: collective).
   explicit face_flux_field(const distributed_layout& layout, std::string name = "face fluxes")
-      : face_flux_field(layout, buffer(detail::checked_bytes(layout.faces().size(), sizeof(T))),
-                        std::move(name)) {}
+      : face_flux_field(layout, buffer(), std::move(name)) {}
   // The same in given storage (resized to fit): gather_faces lends the face set's scratch.
   face_flux_field(const distributed_layout& layout, buffer storage, std::string name)
       : layout_(layout), faces_(&layout.faces()), name_(std::move(name)) {
