@@ -1,8 +1,10 @@
 // face_set construction: global orientation, rank-independent face geometry, gather order
 // and the scatter form's coloured blocks of faces (from partition/face_colouring.hpp).
+#include <funcmesh/comm/detail/flux_window.hpp>
 #include <funcmesh/comm/face_set.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -129,6 +131,11 @@ void insertion_sort(It first, It last) {
   }
 }
 
+// The local cell the cell order meets a face at: the lower of its cells.
+face_index lower_cell(const vec<face_index, 2>& two) {
+  return two[1] < 0 ? two[0] : std::min(two[0], two[1]);
+}
+
 // A column of doubles, written once on the host.
 class double_column {
  public:
@@ -146,8 +153,14 @@ class double_column {
 
 }  // namespace
 
-face_set::face_set(const local_mesh& m, index_t block_size)
-    : owned_count_(m.owned_count), cell_count_(m.cells.cell_count()) {
+face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window)
+    : owned_count_(m.owned_count),
+      interior_count_(m.interior_count),
+      cell_count_(m.cells.cell_count()) {
+  if (flux_window < 0 && flux_window != automatic_flux_window) {
+    throw error("funcmesh::face_set: flux_window " + std::to_string(flux_window) +
+                " is negative (0 turns the windows off)");
+  }
   const int boundary_dimension = m.cells.dimension - 1;
   for (const auto& g : m.cells.physical_groups) {
     if (g.dimension == boundary_dimension) groups_.emplace_back(g.id, g.name);
@@ -292,6 +305,47 @@ face_set::face_set(const local_mesh& m, index_t block_size)
   }
   block_offsets_ = array<index_t>(std::span<const index_t>(blocks.block_offsets));
   blocks_ = array<index_t>(std::span<const index_t>(blocks.blocks));
+  flux_window_ = flux_window == automatic_flux_window ? measured_flux_window() : flux_window;
+  if (flux_window_ > 0) flux_window_ = std::bit_ceil(static_cast<std::uint64_t>(flux_window_));
+  if (!faces_follow_cells()) flux_window_ = 0;
+  const auto two_of = face_cells_.read();
+  while (interior_face_end_ < face_count_ &&
+         lower_cell(two_of[interior_face_end_]) < interior_count_) {
+    ++interior_face_end_;
+  }
+}
+
+// Walking the owned cells in order, a worker's window reaches the highest face met so far;
+// cell c needs it to reach down to c's lowest face.
+index_t face_set::measured_flux_window() const {
+  const auto offsets = entry_offsets_.read();
+  const auto entry_face = entry_face_.read();
+  index_t reach = -1, need = 1;
+  for (index_t c = 0; c < owned_count_; ++c) {
+    index_t first = std::numeric_limits<index_t>::max();
+    for (index_t k = offsets[c]; k < offsets[c + 1]; ++k) {
+      const index_t f = face_set_view::face_of(entry_face[k]);
+      first = std::min(first, f);
+      reach = std::max(reach, f);
+    }
+    if (offsets[c] < offsets[c + 1]) need = std::max(need, reach + 1 - first);
+  }
+  // Room for the faces a window computes ahead of its cell.
+  return std::clamp(need + detail::flux_windows::faces_ahead, min_flux_window, max_flux_window);
+}
+
+// Whether faces are numbered in the order the cells meet them (each face's lower local cell
+// never decreases): what lets a window advance before the halo has arrived (see
+// detail/flux_window.hpp). build_faces numbers them so; without it the windows are off.
+bool face_set::faces_follow_cells() const {
+  const auto two_of = face_cells_.read();
+  face_index previous = 0;
+  for (index_t f = 0; f < face_count_; ++f) {
+    const face_index lower = lower_cell(two_of[f]);
+    if (lower < previous) return false;
+    previous = lower;
+  }
+  return true;
 }
 
 std::array<index_t, 2> face_set::cells(index_t f) const {

@@ -40,7 +40,7 @@ struct constants {
 };
 
 // What a face reads of a cell: its state and adt. Both face forms evaluate each face's flux
-// once (the gather form through a face_flux_field, antisymmetric flux), so the pressure
+// once (the gather form through the face sum's windows: antisymmetric flux), so the pressure
 // and 1 / rho are computed there, as the plain code does: storing them per cell was
 // measured no faster, and costs 16 bytes a cell.
 using cell_data = fm::vec<double, 5>;
@@ -173,9 +173,7 @@ class solver {
         q_(layout, "q"),
         stage_(layout, "q_stage"),
         adt_(layout, "adt") {
-    if (form == face_form::gather) {
-      fluxes_.emplace(layout, "fluxes");
-    } else {
+    if (form == face_form::scatter) {
       res_.emplace(layout, "res");
       cell_data_.emplace(layout, "q_adt");
     }
@@ -197,12 +195,13 @@ class solver {
       const farfield_flux far{free_stream(k_), interior};
       const wall_flux wall{k_.gm1};
       if (form_ == face_form::gather) {
-        // Each face's flux once; each cell's sum of them, in the fixed order, is read by
-        // the update itself (no residual is stored). The interior flux is exactly
-        // antisymmetric, so these are the bits of the one-pass gather form.
-        fluxes_->evaluate(fm::zip_with(with_adt{}, from, adt_), fm::antisymmetric(interior),
-                          fm::on("wall", wall), fm::on("farfield", far));
-        const auto res = fm::sum_over_faces(*fluxes_);
+        // Each cell's sum of its faces' fluxes, in the fixed order, read by the update
+        // itself: no flux or residual is stored. The interior flux is exactly
+        // antisymmetric, so on the host each face is evaluated once (the face set's
+        // per-worker windows), with the bits of evaluating it from both sides.
+        const auto res = fm::sum_over_faces(layout_, fm::antisymmetric(interior),
+                                            fm::zip_with(with_adt{}, from, adt_),
+                                            fm::on("wall", wall), fm::on("farfield", far));
         if (want_rms && k == 1) rms = residual(res);
         to = fm::zip_with(updated{}, q_, res, adt_);
       } else {
@@ -243,7 +242,6 @@ class solver {
   face_form form_;
   fm::dist_function<state> q_, stage_;
   fm::dist_function<double> adt_;
-  std::optional<fm::face_flux_field<state>> fluxes_;       // gather
   std::optional<fm::dist_function<state>> res_;            // scatter
   std::optional<fm::dist_function<cell_data>> cell_data_;  // scatter
 };

@@ -292,6 +292,34 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     }();                                                                                          \
   }                                                                                               \
                                                                                                   \
+  TEST_P(fixture, antisymmetric_face_sums_are_the_both_sides_bits_for_any_window) {              \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    s.out = s.sum(face_cases::flux{});                                                            \
+    const auto gathered = face_cases::bits(s.owned(s.out));                                       \
+    const auto once = [&](const fm::face_set& faces) {                                            \
+      /* The input reads w's stale halo: exchanged first, the interior cells overlapped. */       \
+      s.w.mark_halo_stale();                                                                      \
+      const auto before = s.w.exchange_count();                                                   \
+      fm::dist_function<double> sums(s.layout, "sums");                                           \
+      sums = fm::sum_over_faces(faces, fm::antisymmetric(face_cases::flux{}), s.u + 0.0 * s.w,    \
+                                fm::on("left", face_cases::hot{}),                                \
+                                fm::on("right", face_cases::hot{}),                               \
+                                fm::on("bottom", face_cases::wall{}),                             \
+                                fm::on("top", face_cases::wall{}));                               \
+      EXPECT_EQ(s.w.exchange_count(), before + 1);                                                \
+      return face_cases::bits(s.owned(sums));                                                     \
+    };                                                                                            \
+    EXPECT_GE(s.faces.flux_window(), fm::face_set::min_flux_window);                              \
+    EXPECT_EQ(once(s.faces), gathered) << "the measured window";                                  \
+    /* Windows of 1 and 4 faces: most second sides recomputed, restarts at every cell. */         \
+    for (const fm::index_t window : {0, 1, 4, 64}) {                                              \
+      const fm::face_set faces(s.local, fm::default_face_block_size, window);                     \
+      EXPECT_EQ(faces.flux_window(), window);                                                     \
+      EXPECT_EQ(once(faces), gathered) << "a window of " << window << " faces";                   \
+    }                                                                                             \
+  }                                                                                               \
+                                                                                                  \
   TEST_P(fixture, scatter_in_small_coloured_blocks_agrees_with_gather) {                          \
     face_cases::setup s;                                                                          \
     namespace fm = funcmesh;                                                                      \

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -230,6 +231,63 @@ TEST(face_set, geometry_is_stored_once_per_face_and_read_from_either_side) {
       }
     }
     EXPECT_EQ(entries, 3 * faces.owned_count()) << "three faces per triangle";
+  }
+}
+
+// A conservative flux that counts its evaluations (host only: a pointer to a counter).
+struct counted_flux {
+  std::atomic<long>* count;
+  double operator()(double l, double r, const fm::face_view& f) const {
+    count->fetch_add(1, std::memory_order_relaxed);
+    return (r - l) * f.area;
+  }
+};
+struct counted_boundary {
+  std::atomic<long>* count;
+  double operator()(double u, const fm::face_view& f) const {
+    count->fetch_add(1, std::memory_order_relaxed);
+    return -u * f.area;
+  }
+};
+
+// On the host, sum_over_faces of an antisymmetric flux evaluates each face once per worker
+// block (within the face set's window), and every face from both sides when windows are
+// off; the sums are the same bits either way (face_loop_cases.hpp checks them).
+TEST(face_set, antisymmetric_face_sums_evaluate_each_face_once_in_a_window) {
+  const fm::distributed_layout layout =
+      fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(40, 30); });
+  fm::dist_function<double> u(layout, "u"), sums(layout, "sums");
+  u = 1.0;
+  const fm::face_set& faces = layout.faces();
+  const fm::face_set off(layout.local(), fm::default_face_block_size, 0);
+  long entries = 0;  // faces of owned cells, counted from each owned side
+  for (fm::index_t c = 0; c < faces.owned_count(); ++c) {
+    entries += static_cast<long>(faces.faces_of(c).size());
+  }
+  const auto evaluations = [&](const fm::face_set& set, int threads) {
+    const fm::exec::scoped_thread_policy policy(threads, 0);
+    std::atomic<long> count{0};
+    sums = fm::sum_over_faces(set, fm::antisymmetric(counted_flux{&count}), u,
+                              fm::on_other_groups(counted_boundary{&count}));
+    return count.load();
+  };
+  const fm::scoped_executor on(fm::executor::openmp());
+  EXPECT_EQ(evaluations(off, 1), entries) << "both sides";
+  // One rank: one loop over all cells, each face once. More ranks: the owned-interior
+  // cells, then the others; a face is evaluated again only where a window starts over.
+  const long once = evaluations(faces, 1);
+  EXPECT_GE(once, faces.size());
+  if (layout.size() == 1) {
+    EXPECT_EQ(once, faces.size());
+  }
+  EXPECT_LT(once, faces.size() + faces.size() / 10);
+  // Three workers: each starts over at its block and computes up to faces_ahead faces past
+  // its end.
+  const long threaded = evaluations(faces, 3);
+  EXPECT_GE(threaded, faces.size());
+  if (layout.size() == 1) {
+    EXPECT_LE(threaded,
+              faces.size() + 3 * (fm::detail::flux_windows::faces_ahead + faces.flux_window()));
   }
 }
 

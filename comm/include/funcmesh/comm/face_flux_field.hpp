@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/comm/detail/flux_window.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
@@ -146,15 +147,8 @@ class bound_flux_field_sum : public grid_expression<bound_flux_field_sum<T>> {
     T sum{};
     const index_t end = faces_.offsets[c + 1];
     for (index_t k = faces_.offsets[c]; k < end; ++k) {
-      // Branch-free where T can be scaled (see face_set_view::face_of); times -1 is
-      // exactly the negation, so the bits are those of sum - F.
       const face_index e = faces_.entry_face[k];
-      const T& value = through_[face_set_view::face_of(e)];
-      if constexpr (requires { double{} * value; }) {
-        sum = sum + face_set_view::orientation(e) * value;
-      } else {
-        sum = e >= 0 ? sum + value : sum - value;
-      }
+      sum = detail::add_oriented(sum, e, through_[face_set_view::face_of(e)]);
     }
     return sum;
   }

@@ -123,12 +123,23 @@ class face_set {
   // Scatter blocks hold at most block_size faces; fewer on small meshes, which are cut
   // into at least min_blocks blocks (of at least min_block_size faces) so that threads
   // still share them.
-  explicit face_set(const local_mesh& m, index_t block_size = default_face_block_size);
+  // flux_window: the faces a gather sum of an antisymmetric flux keeps per worker on the
+  // host (see flux_window()); automatic_flux_window measures it, 0 turns the windows off.
+  explicit face_set(const local_mesh& m, index_t block_size = default_face_block_size,
+                    index_t flux_window = automatic_flux_window);
   static constexpr index_t min_blocks = 64;
   static constexpr index_t min_block_size = 16;
+  static constexpr index_t automatic_flux_window = -1;
+  static constexpr index_t min_flux_window = 64;
+  static constexpr index_t max_flux_window = index_t{1} << 15;
 
   index_t size() const { return face_count_; }
   index_t owned_count() const { return owned_count_; }
+  // Owned cells none of whose neighbours is a halo cell: [0, interior_count()).
+  index_t interior_count() const { return interior_count_; }
+  // Faces [0, interior_face_end()) are those of owned-interior cells: they join owned cells
+  // only (faces are numbered in the order the cells meet them).
+  index_t interior_face_end() const { return interior_face_end_; }
   // Owned + halo cells of the local mesh: the size of the grid functions a loop reads.
   index_t cell_count() const { return cell_count_; }
   // What sum_over_faces reports reading (no values, only the cells' extent), so loops and
@@ -150,6 +161,13 @@ class face_set {
   const std::vector<std::pair<int, std::string>>& boundary_groups() const { return groups_; }
   // Domain-boundary faces of this part that carry no physical group.
   index_t untagged_boundary_faces() const { return untagged_; }
+  // How many recent face fluxes each host worker of a gather sum of an antisymmetric flux
+  // keeps (a power of two, or 0: off), so that a face's second cell reads the flux its
+  // first cell computed instead of evaluating it again. Measured: the smallest window in
+  // which, walking the owned cells in order, every face a cell needs is still held
+  // (about two faces per cell of the cell order's bandwidth: a few thousand for a
+  // locality-ordered 2-D part), within [min_flux_window, max_flux_window].
+  index_t flux_window() const { return flux_window_; }
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
   face_set_view bind(memory_space space, token& holder) const;
@@ -169,10 +187,16 @@ class face_set {
   face_block_colouring blocks;
 
  private:
+  index_t measured_flux_window() const;
+  bool faces_follow_cells() const;
+
   index_t face_count_ = 0;
   index_t owned_count_ = 0;
+  index_t interior_count_ = 0;
+  index_t interior_face_end_ = 0;
   index_t cell_count_ = 0;
   index_t untagged_ = 0;
+  index_t flux_window_ = 0;
   std::vector<std::pair<int, std::string>> groups_;
   // What kernels read (see face_set_view), moved to a device on first use there; host
   // code reads the same arrays.

@@ -12,8 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/comm/detail/flux_window.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
+#include <funcmesh/exec/worker_index.hpp>
 #include <funcmesh/expr/detail/pack.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/zip_expr.hpp>
@@ -38,10 +40,11 @@ boundary_flux<F> on_other_groups(F flux) {
   return {other_groups_name, std::move(flux)};
 }
 
-// antisymmetric(flux): a promise that flux(u_r, u_l, -n) == -flux(u_l, u_r, n) (a
-// conservative flux: what leaves one cell enters the other). scatter_faces then evaluates
-// it once per face, adding it to the first cell and subtracting it from the second; the
-// gather form is unchanged (each cell evaluates its own side).
+// antisymmetric(flux): a promise that flux(u_r, u_l, -n) == -flux(u_l, u_r, n) exactly, bit
+// for bit (a conservative flux: what leaves one cell enters the other). Each face's flux is
+// then evaluated once: scatter_faces adds it to the first cell and subtracts it from the
+// second; sum_over_faces, on the host, keeps it for the second cell in a per-worker window
+// (on a device each cell evaluates its own side). The promise makes these the same bits.
 template <class F>
 struct antisymmetric_flux {
   F flux;
@@ -133,10 +136,20 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
   // Four faces a cell, each reading the neighbour's input and the face's geometry.
   static constexpr index_t work = 4 * (Fluxes::work + E::work + 6);
 
-  FUNCMESH_DEVICE bound_face_sum(face_set_view faces, Fluxes fluxes, E input)
-      : faces_(faces), fluxes_(fluxes), input_(input) {}
+  FUNCMESH_DEVICE bound_face_sum(face_set_view faces, Fluxes fluxes, E input,
+                                 detail::flux_windows windows = {})
+      : faces_(faces), fluxes_(fluxes), input_(input), windows_(windows) {}
 
-  FUNCMESH_DEVICE value_type operator[](index_t c) const {
+  FUNCMESH_INLINE FUNCMESH_DEVICE value_type operator[](index_t c) const {
+#if !FUNCMESH_IN_DEVICE_CODE
+    // An antisymmetric flux on the host: each face once, through the worker's window.
+    if constexpr (Fluxes::antisymmetric) {
+      const int worker = exec::worker_index();
+      if (windows_.base != nullptr && worker < windows_.workers) {
+        return detail::windowed_face_sum<value_type>(faces_, windows_, worker, c, *this);
+      }
+    }
+#endif
     value_type sum{};
     const input_type mine = input_[c];
     const index_t end = faces_.offsets[c + 1];
@@ -154,11 +167,27 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
   bound_face_sum bind(binder&) const { return *this; }
   template <class Visitor>
   void visit(Visitor&) const {}
+  // Face f's flux out of its first cell (detail::windowed_face_sum).
+  FUNCMESH_INLINE FUNCMESH_DEVICE value_type first_side(face_index f) const {
+    const vec<face_index, 2> two = faces_.face_cells[f];
+    const face_view v = faces_.face(f);
+    if (two[1] < 0) return fluxes_.on_boundary(faces_.physical[f], input_[two[0]], v);
+    return fluxes_.interior(input_[two[0]], input_[two[1]], v);
+  }
+  // For detail::windowed_face_sum, on the host: out of line, each with the flux inlined.
+  [[gnu::noinline, gnu::flatten]] value_type first_side_again(face_index f) const {
+    return first_side(f);
+  }
+  [[gnu::noinline, gnu::flatten]] void fill(face_index from, face_index to, value_type* ring,
+                                            face_index mask) const {
+    for (face_index f = from; f < to; ++f) ring[f & mask] = first_side(f);
+  }
 
  private:
   face_set_view faces_;
   Fluxes fluxes_;
   E input_;
+  detail::flux_windows windows_;
 };
 
 template <class Fluxes, class E>
@@ -174,8 +203,14 @@ class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
   face_sum_expr(const face_set& faces, Fluxes fluxes, E input)
       : faces_(&faces), fluxes_(fluxes), input_(input) {}
 
+  // An antisymmetric flux gets per-worker windows on the host (each face evaluated once;
+  // the same bits as evaluating it from both sides, which the device does).
   bound_type bind(binder& b) const {
-    return bound_type(faces_->bind(b.space(), b.holder()), fluxes_, input_.bind(b));
+    detail::flux_windows windows;
+    if constexpr (Fluxes::antisymmetric) {
+      windows = detail::make_flux_windows(*faces_, b.space(), b.holder(), sizeof(value_type));
+    }
+    return bound_type(faces_->bind(b.space(), b.holder()), fluxes_, input_.bind(b), windows);
   }
   // Every read of the input is at neighbours (a proxy read, so stale halos are exchanged
   // and a target read here is refused as aliased); the face set's extent sizes the loop.
