@@ -38,6 +38,7 @@ struct layout_state {
   std::uint64_t id = 0;
   std::once_flag faces_built;
   std::unique_ptr<face_set> faces;
+  std::once_flag volume_built;  // on its own first use: a solver that never asks stores none
   std::unique_ptr<grid_function<double>> volume;
 
   layout_state() = default;
@@ -109,7 +110,6 @@ const face_set& distributed_layout::faces() const {
   // Everything that can fail happens before the agreement, so every rank leaves it alike.
   std::call_once(s.faces_built, [&s] {
     std::unique_ptr<face_set> faces;
-    std::unique_ptr<grid_function<double>> volume;
     std::exception_ptr failure;
     try {
       faces = std::make_unique<face_set>(s.local);
@@ -119,12 +119,10 @@ const face_set& distributed_layout::faces() const {
                     "group (untagged boundary): tag every boundary face of the mesh (a Gmsh "
                     "Physical Curve in 2-D, Physical Surface in 3-D)");
       }
-      volume = std::make_unique<grid_function<double>>(faces->volume_function());
     } catch (...) {
       failure = std::current_exception();
     }
     mpi::agree(mpi::communicator(s.comm), failure);
-    s.volume = std::move(volume);
     s.faces = std::move(faces);
     detail::return_freed_memory();
   });
@@ -132,8 +130,20 @@ const face_set& distributed_layout::faces() const {
 }
 
 const grid_function<double>& distributed_layout::volume() const {
-  faces();
-  return *state_->volume;
+  const face_set& built = faces();
+  detail::layout_state& s = *state_;
+  std::call_once(s.volume_built, [&s, &built] {
+    std::unique_ptr<grid_function<double>> volume;
+    std::exception_ptr failure;  // an allocation: agreed, as the faces' failures are
+    try {
+      volume = std::make_unique<grid_function<double>>(built.volume_function());
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    mpi::agree(mpi::communicator(s.comm), failure);
+    s.volume = std::move(volume);
+  });
+  return *s.volume;
 }
 
 }  // namespace funcmesh

@@ -66,7 +66,7 @@ class distributed_layout {
   // runs the same face loops. Later calls return the same object at no cost.
   const face_set& faces() const;
   // Each cell's volume (area in 2-D), owned and halo, for expressions (rhs / volume()).
-  // Built with faces(): collective on first use likewise.
+  // Built on first use (after faces()), which is collective likewise.
   const grid_function<double>& volume() const;
 
   // This layout's number among those made in this process (1, 2, ...): alike on every
