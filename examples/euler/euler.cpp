@@ -143,6 +143,11 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   if (rank == 0 && last_printed > 0) std::printf("euler: final rms bits %.17e\n", last_rms);
   if (args.verbose()) {
     example::print_memory(world, "euler", "after set-up", settled_bytes, layout.owned_count());
+    if (rank == 0) {
+      std::printf("euler: rank 0 face set: %lld faces, flux window %lld faces\n",
+                  static_cast<long long>(layout.faces().size()),
+                  static_cast<long long>(layout.faces().flux_window()));
+    }
   }
   return 0;
 }
