@@ -292,7 +292,7 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     }();                                                                                          \
   }                                                                                               \
                                                                                                   \
-  TEST_P(fixture, antisymmetric_face_sums_are_the_both_sides_bits_for_any_window) {              \
+  TEST_P(fixture, antisymmetric_face_sums_are_the_both_sides_bits_for_any_window) {               \
     face_cases::setup s;                                                                          \
     namespace fm = funcmesh;                                                                      \
     s.out = s.sum(face_cases::flux{});                                                            \
@@ -302,11 +302,10 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
       s.w.mark_halo_stale();                                                                      \
       const auto before = s.w.exchange_count();                                                   \
       fm::dist_function<double> sums(s.layout, "sums");                                           \
-      sums = fm::sum_over_faces(faces, fm::antisymmetric(face_cases::flux{}), s.u + 0.0 * s.w,    \
-                                fm::on("left", face_cases::hot{}),                                \
-                                fm::on("right", face_cases::hot{}),                               \
-                                fm::on("bottom", face_cases::wall{}),                             \
-                                fm::on("top", face_cases::wall{}));                               \
+      sums = fm::sum_over_faces(                                                                  \
+          faces, fm::antisymmetric(face_cases::flux{}), s.u + 0.0 * s.w,                          \
+          fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),                  \
+          fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));               \
       EXPECT_EQ(s.w.exchange_count(), before + 1);                                                \
       return face_cases::bits(s.owned(sums));                                                     \
     };                                                                                            \

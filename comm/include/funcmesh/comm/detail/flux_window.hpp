@@ -68,12 +68,12 @@ flux_windows make_flux_windows(const face_set& faces, memory_space space, token&
 // no reordering), while this stays small enough to inline into the cell loop.
 //
 // The window advances when c needs a face past it, computing the faces it does not hold in
-// face order, and some ahead (faces_ahead: one call per few cells); a face that has left the window (one
-// shared with a cell of another worker's block, or further away in face order than the
-// window is long) is computed again. Faces are numbered in the order the cells meet them,
-// so the faces below windows.safe_faces join only owned cells; further ones are computed
-// only from a cell at or past windows.safe_cell, the first cell a loop reaches only once
-// the halo has arrived (the owned-interior cells' loop runs while it is in flight).
+// face order, and some ahead (faces_ahead: one call per few cells); a face that has left the window
+// (one shared with a cell of another worker's block, or further away in face order than the window
+// is long) is computed again. Faces are numbered in the order the cells meet them, so the faces
+// below windows.safe_faces join only owned cells; further ones are computed only from a cell at or
+// past windows.safe_cell, the first cell a loop reaches only once the halo has arrived (the
+// owned-interior cells' loop runs while it is in flight).
 template <class V, class Source>
 FUNCMESH_INLINE V windowed_face_sum(const face_set_view& faces, const flux_windows& windows,
                                     int worker, index_t c, const Source& source) {
@@ -92,9 +92,8 @@ FUNCMESH_INLINE V windowed_face_sum(const face_set_view& faces, const flux_windo
         span.lo = f;
       }
       const face_index safe = c < windows.safe_cell ? windows.safe_faces : windows.faces;
-      const face_index ahead = safe - from > flux_windows::faces_ahead
-                                   ? from + flux_windows::faces_ahead
-                                   : safe;
+      const face_index ahead =
+          safe - from > flux_windows::faces_ahead ? from + flux_windows::faces_ahead : safe;
       const face_index to = ahead > f ? ahead : f + 1;
       source.fill(from, to, ring, mask);
       span.hi = to;
