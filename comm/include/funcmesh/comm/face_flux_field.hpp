@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include <funcmesh/comm/detail/flux_window.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
@@ -148,7 +147,7 @@ class bound_flux_field_sum : public grid_expression<bound_flux_field_sum<T>> {
     const index_t end = faces_.offsets[c + 1];
     for (index_t k = faces_.offsets[c]; k < end; ++k) {
       const face_index e = faces_.entry_face[k];
-      sum = detail::add_oriented(sum, e, through_[face_set_view::face_of(e)]);
+      sum = face_set_view::add_oriented(sum, e, through_[face_set_view::face_of(e)]);
     }
     return sum;
   }

@@ -110,6 +110,18 @@ struct face_set_view {
   FUNCMESH_DEVICE static double orientation(face_index e) {
     return static_cast<double>((e >> 31) | 1);
   }
+  // sum + value where the cell is entry e's first cell, sum - value where it is the second:
+  // branch-free where T can be scaled (times -1 is exactly the negation, so the bits are
+  // those of sum - value).
+  template <class T>
+  FUNCMESH_INLINE FUNCMESH_DEVICE static T add_oriented(const T& sum, face_index e,
+                                                        const T& value) {
+    if constexpr (requires { double{} * value; }) {
+      return sum + orientation(e) * value;
+    } else {
+      return e >= 0 ? sum + value : sum - value;
+    }
+  }
 };
 
 // The faces of a local mesh that touch an owned cell, oriented globally: cells(f)[0] has

@@ -12,18 +12,6 @@
 
 namespace funcmesh::detail {
 
-// sum + value where cell c is entry e's first cell, sum - value where it is the second:
-// branch-free where T can be scaled (times -1 is exactly the negation, so the bits are
-// those of sum - value; see face_set_view::face_of).
-template <class T>
-FUNCMESH_INLINE FUNCMESH_DEVICE T add_oriented(const T& sum, face_index e, const T& value) {
-  if constexpr (requires { double{} * value; }) {
-    return sum + face_set_view::orientation(e) * value;
-  } else {
-    return e >= 0 ? sum + value : sum - value;
-  }
-}
-
 // The faces [lo, hi) one worker's window holds, face f in slot f & (capacity - 1).
 struct flux_window_span {
   face_index lo = 0;
@@ -100,9 +88,9 @@ FUNCMESH_INLINE V windowed_face_sum(const face_set_view& faces, const flux_windo
       if (span.hi - span.lo > windows.capacity) span.lo = span.hi - windows.capacity;
     }
     if (f >= span.lo) [[likely]] {
-      sum = add_oriented(sum, e, ring[f & mask]);
+      sum = face_set_view::add_oriented(sum, e, ring[f & mask]);
     } else {
-      sum = add_oriented(sum, e, source.first_side_again(f));
+      sum = face_set_view::add_oriented(sum, e, source.first_side_again(f));
     }
   }
   return sum;
