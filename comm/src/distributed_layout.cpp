@@ -104,15 +104,36 @@ std::string distributed_layout::describe() const {
          " cells on " + std::to_string(state_->size) + (state_->size == 1 ? " rank)" : " ranks)");
 }
 
-const face_set& distributed_layout::faces() const {
+const face_set& distributed_layout::faces() const { return built_faces(face_geometry{}); }
+
+const face_set& distributed_layout::faces(const face_geometry& stored) const {
+  const face_set& built = built_faces(stored);
+  if (!built.stored_geometry().covers(stored)) {
+    // Alike on every rank: every rank built the same columns and asks the same.
+    auto list = [](const face_geometry& g) {
+      std::string names;
+      if (g.distance) names += " distance";
+      if (g.face_centroid) names += " face_centroid";
+      if (g.cell_centroid) names += " cell_centroid";
+      return names.empty() ? std::string(" (none)") : names;
+    };
+    throw error("funcmesh: " + describe() + ": faces() asked for the geometry" + list(stored) +
+                " but its faces were built first storing only" + list(built.stored_geometry()) +
+                ": ask for everything a solver reads on the first call of faces()");
+  }
+  return built;
+}
+
+const face_set& distributed_layout::built_faces(const face_geometry& stored) const {
   detail::layout_state& s = *state_;
   // An agreement that throws leaves the flag unset: every rank throws, and may try again.
   // Everything that can fail happens before the agreement, so every rank leaves it alike.
-  std::call_once(s.faces_built, [&s] {
+  std::call_once(s.faces_built, [&s, &stored] {
     std::unique_ptr<face_set> faces;
     std::exception_ptr failure;
     try {
-      faces = std::make_unique<face_set>(s.local);
+      faces = std::make_unique<face_set>(s.local, default_face_block_size,
+                                         face_set::automatic_flux_window, stored);
       if (faces->untagged_boundary_faces() > 0) {
         throw error("funcmesh: " + std::to_string(faces->untagged_boundary_faces()) +
                     " domain-boundary face(s) of this rank's part carry no boundary physical "

@@ -18,79 +18,6 @@ namespace funcmesh {
 
 namespace {
 
-using point = std::array<double, 3>;
-
-point minus(const point& a, const point& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-double norm(const point& a) { return std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
-
-struct face_geometry {
-  double area = 0;
-  point normal{0, 0, 0};
-  point centroid{0, 0, 0};
-};
-
-// `nodes` (local node ids) oriented out of the face's global first cell, rotated to start at
-// the lowest global node id: the same sequence, so the same bits, on every rank. Mirrors
-// compute_geometry's formulas.
-// At most a quad's nodes in a face of the supported cells; room to spare.
-constexpr std::size_t max_face_nodes = 8;
-struct face_nodes_of {
-  std::array<index_t, max_face_nodes> node{};
-  std::size_t count = 0;
-};
-
-// `nodes` (local node ids) oriented out of the face's global first cell, rotated to start at
-// the lowest global node id: the same sequence, so the same bits, on every rank. Mirrors
-// compute_geometry's formulas.
-face_geometry canonical_geometry(const local_mesh& m, face_nodes_of nodes) {
-  const auto begin = nodes.node.begin();
-  const auto end = begin + static_cast<std::ptrdiff_t>(nodes.count);
-  // An edge's direction is its orientation: only polygons (3-D faces) may be rotated.
-  if (nodes.count > 2) {
-    const auto lowest = std::min_element(begin, end, [&](index_t a, index_t b) {
-      return m.global_node[static_cast<std::size_t>(a)] <
-             m.global_node[static_cast<std::size_t>(b)];
-    });
-    std::rotate(begin, lowest, end);
-  }
-  auto p = [&](std::size_t k) {
-    return m.cells.coordinates[static_cast<std::size_t>(nodes.node[k])];
-  };
-  face_geometry g;
-  if (nodes.count == 2) {  // an edge of a 2-D cell: right-hand normal out of the cell
-    const point d = minus(p(1), p(0));
-    g.area = norm(d);
-    g.normal = {d[1] / g.area, -d[0] / g.area, 0};
-    for (std::size_t k = 0; k < 3; ++k) g.centroid[k] = 0.5 * (p(0)[k] + p(1)[k]);
-    return g;
-  }
-  const auto n = nodes.count;
-  point centre{0, 0, 0};
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < 3; ++k) centre[k] += p(i)[k];
-  }
-  for (std::size_t k = 0; k < 3; ++k) centre[k] /= static_cast<double>(n);
-  point area{0, 0, 0}, moment{0, 0, 0};
-  double weight = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const point a = minus(p(i), centre), b = minus(p((i + 1) % n), centre);
-    const point c{0.5 * (a[1] * b[2] - a[2] * b[1]), 0.5 * (a[2] * b[0] - a[0] * b[2]),
-                  0.5 * (a[0] * b[1] - a[1] * b[0])};
-    const double size = norm(c);
-    for (std::size_t k = 0; k < 3; ++k) {
-      area[k] += c[k];
-      moment[k] += (size / 3.0) * (centre[k] + p(i)[k] + p((i + 1) % n)[k]);
-    }
-    weight += size;
-  }
-  g.area = norm(area);
-  for (std::size_t k = 0; k < 3; ++k) {
-    g.normal[k] = area[k] / g.area;
-    g.centroid[k] = weight > 0 ? moment[k] / weight : centre[k];
-  }
-  return g;
-}
-
 // A count the 32-bit face indices must hold.
 face_index checked_face_index(std::size_t count, const char* what) {
   if (count >= static_cast<std::size_t>(std::numeric_limits<face_index>::max())) {
@@ -105,7 +32,7 @@ face_index checked_face_index(std::size_t count, const char* what) {
 struct gather_key {
   bool boundary = false;
   std::int64_t id = 0;
-  std::array<std::int64_t, max_face_nodes> nodes{};
+  std::array<std::int64_t, face_set::max_face_nodes> nodes{};
   std::size_t count = 0;
   face_index entry = 0;  // what the entry stores: f, or -1 - f from the second cell
 
@@ -136,27 +63,14 @@ face_index lower_cell(const vec<face_index, 2>& two) {
   return two[1] < 0 ? two[0] : std::min(two[0], two[1]);
 }
 
-// A column of doubles, written once on the host.
-class double_column {
- public:
-  explicit double_column(index_t n) : values_(n), out_(values_.overwrite()) {}
-  double& operator[](index_t i) const { return out_[i]; }
-  array<double> take() {
-    out_.release();
-    return std::move(values_);
-  }
-
- private:
-  array<double> values_;
-  write_access<double> out_;
-};
-
 }  // namespace
 
-face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window)
+face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
+                   face_geometry stored)
     : owned_count_(m.owned_count),
       interior_count_(m.interior_count),
-      cell_count_(m.cells.cell_count()) {
+      cell_count_(m.cells.cell_count()),
+      stored_(stored) {
   if (flux_window < 0 && flux_window != automatic_flux_window) {
     throw error("funcmesh::face_set: flux_window " + std::to_string(flux_window) +
                 " is negative (0 turns the windows off)");
@@ -172,12 +86,9 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window)
     centroid = std::move(cells_geometry.cell_centroid);
   }
   auto gid = [&](index_t c) { return m.global_cell[static_cast<std::size_t>(c)]; };
-  // z is stored only where it can be non-zero: normals in 3-D, centroids off the z = 0 plane.
-  const bool normal_z = m.cells.dimension == 3;
-  const bool centroid_z = normal_z || std::ranges::any_of(m.cells.coordinates, [](const point& x) {
-                            return x[2] != 0.0;
-                          });
 
+  // The set-up's peak is the face list `all` beside the columns; each step below frees what
+  // the next no longer reads: cells and tags, then each cell's faces, then the nodes.
   mesh_faces all = build_faces(m.cells);
   // The faces kept (all but the halo's own), numbered in the order of `all`.
   std::vector<face_index> kept(static_cast<std::size_t>(all.size()), -1);
@@ -189,103 +100,40 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window)
     }
     face_count_ = checked_face_index(count, "faces");
   }
+  for (index_t f = 0; f < all.size(); ++f) {
+    if (all.nodes_of(f).size() > max_face_nodes) {
+      throw error("funcmesh::face_set: a face with " + std::to_string(all.nodes_of(f).size()) +
+                  " nodes");
+    }
+  }
 
+  // Cells (the lower global id first) and boundary tags.
   face_cells_ = array<vec<face_index, 2>>(face_count_);
   physical_ = array<int>(face_count_);
   {
-    double_column area(face_count_), distance(face_count_), nx(face_count_), ny(face_count_),
-        nz(normal_z ? face_count_ : 0), cx(face_count_), cy(face_count_),
-        cz(centroid_z ? face_count_ : 0);
     auto two_of = face_cells_.overwrite();
     auto physical = physical_.overwrite();
     for (index_t f = 0; f < all.size(); ++f) {
       const face_index l = kept[static_cast<std::size_t>(f)];
       if (l < 0) continue;
       std::array<index_t, 2> two = all.cells[static_cast<std::size_t>(f)];
-      const auto span = all.nodes_of(f);
-      if (span.size() > max_face_nodes) {
-        throw error("funcmesh::face_set: a face with " + std::to_string(span.size()) + " nodes");
-      }
-      face_nodes_of nodes;
-      nodes.count = span.size();
-      std::ranges::copy(span, nodes.node.begin());
-      if (two[1] >= 0 && gid(two[1]) < gid(two[0])) {
-        std::swap(two[0], two[1]);
-        std::reverse(nodes.node.begin(),
-                     nodes.node.begin() + static_cast<std::ptrdiff_t>(span.size()));
-      }
-      const face_geometry g = canonical_geometry(m, nodes);
-      const point& left = centroid[static_cast<std::size_t>(two[0])];
-      area[l] = g.area;
-      nx[l] = g.normal[0];
-      ny[l] = g.normal[1];
-      if (normal_z) nz[l] = g.normal[2];
-      distance[l] = two[1] >= 0 ? norm(minus(centroid[static_cast<std::size_t>(two[1])], left))
-                                : norm(minus(g.centroid, left));
-      cx[l] = g.centroid[0];
-      cy[l] = g.centroid[1];
-      if (centroid_z) cz[l] = g.centroid[2];
+      if (two[1] >= 0 && gid(two[1]) < gid(two[0])) std::swap(two[0], two[1]);
       physical[l] = two[1] >= 0 ? 0 : all.physical[static_cast<std::size_t>(f)];
       two_of[l] = {{static_cast<face_index>(two[0]), static_cast<face_index>(two[1])}};
     }
-    area_ = area.take();
-    distance_ = distance.take();
-    normal_ = {nx.take(), ny.take(), nz.take()};
-    centroid_ = {cx.take(), cy.take(), cz.take()};
   }
-
-  // What the gather order no longer needs goes before its arrays come: the set-up's peak.
   std::vector<std::array<index_t, 2>>().swap(all.cells);
   std::vector<cell_type>().swap(all.types);
   std::vector<int>().swap(all.physical);
 
-  // Gather order per owned cell, and per entry the other cell and the face seen from c.
-  {
-    std::size_t entries = 0;
-    for (index_t c = 0; c < owned_count_; ++c) entries += all.faces_of(c).size();
-    checked_face_index(entries, "gather entries");
-    entry_offsets_ = array<face_index>(owned_count_ + 1);
-    entry_other_ = array<face_index>(static_cast<index_t>(entries));
-    entry_face_ = array<face_index>(static_cast<index_t>(entries));
-    auto offsets = entry_offsets_.overwrite();
-    auto other = entry_other_.overwrite();
-    auto entry_face = entry_face_.overwrite();
-    const auto two_of = face_cells_.read();
-    const auto physical = physical_.read();
-    std::vector<gather_key> order;
-    face_index at = 0;
-    offsets[0] = 0;
-    for (index_t c = 0; c < owned_count_; ++c) {
-      order.clear();
-      for (const index_t f : all.faces_of(c)) {
-        const face_index l = kept[static_cast<std::size_t>(f)];
-        const auto two = two_of[l];
-        gather_key key;
-        key.boundary = two[1] < 0;
-        key.id = key.boundary ? physical[l] : gid(two[0] == c ? two[1] : two[0]);
-        const auto span = all.nodes_of(f);
-        key.count = std::min(span.size(), max_face_nodes);  // checked above
-        for (std::size_t k = 0; k < key.count; ++k) {
-          key.nodes[k] = m.global_node[static_cast<std::size_t>(span[k])];
-        }
-        insertion_sort(key.nodes.begin(),
-                       key.nodes.begin() + static_cast<std::ptrdiff_t>(key.count));
-        key.entry = two[0] == c ? l : -1 - l;
-        order.push_back(key);
-      }
-      insertion_sort(order.begin(), order.end());
-      for (const gather_key& key : order) {
-        const index_t l = face_set_view::face_of(key.entry);
-        const auto two = two_of[l];
-        other[at] = two[1] < 0 ? -1 - physical[l] : (key.entry >= 0 ? two[1] : two[0]);
-        entry_face[at] = key.entry;
-        ++at;
-      }
-      offsets[c + 1] = at;
-    }
-  }
+  build_gather_entries(m, all, kept);
+  std::vector<index_t>().swap(all.cell_offsets);
+  std::vector<index_t>().swap(all.cell_faces);
+
+  build_geometry(m, all, kept);
   all = mesh_faces{};
   std::vector<face_index>().swap(kept);
+  if (!stored_.cell_centroid) std::vector<std::array<double, 3>>().swap(centroid);
 
   // Scatter blocks: computed by partition/, once per local mesh. The faces stay in their
   // order (it follows the cells, for cache reuse); only whole blocks are coloured.
@@ -312,6 +160,53 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window)
   while (interior_face_end_ < face_count_ &&
          lower_cell(two_of[interior_face_end_]) < interior_count_) {
     ++interior_face_end_;
+  }
+}
+
+// Gather order per owned cell, and per entry the other cell and the face seen from c.
+void face_set::build_gather_entries(const local_mesh& m, const mesh_faces& all,
+                                    const std::vector<face_index>& kept) {
+  auto gid = [&](index_t c) { return m.global_cell[static_cast<std::size_t>(c)]; };
+  std::size_t entries = 0;
+  for (index_t c = 0; c < owned_count_; ++c) entries += all.faces_of(c).size();
+  checked_face_index(entries, "gather entries");
+  entry_offsets_ = array<face_index>(owned_count_ + 1);
+  entry_other_ = array<face_index>(static_cast<index_t>(entries));
+  entry_face_ = array<face_index>(static_cast<index_t>(entries));
+  auto offsets = entry_offsets_.overwrite();
+  auto other = entry_other_.overwrite();
+  auto entry_face = entry_face_.overwrite();
+  const auto two_of = face_cells_.read();
+  const auto physical = physical_.read();
+  std::vector<gather_key> order;
+  face_index at = 0;
+  offsets[0] = 0;
+  for (index_t c = 0; c < owned_count_; ++c) {
+    order.clear();
+    for (const index_t f : all.faces_of(c)) {
+      const face_index l = kept[static_cast<std::size_t>(f)];
+      const auto two = two_of[l];
+      gather_key key;
+      key.boundary = two[1] < 0;
+      key.id = key.boundary ? physical[l] : gid(two[0] == c ? two[1] : two[0]);
+      const auto span = all.nodes_of(f);
+      key.count = std::min(span.size(), face_set::max_face_nodes);  // checked above
+      for (std::size_t k = 0; k < key.count; ++k) {
+        key.nodes[k] = m.global_node[static_cast<std::size_t>(span[k])];
+      }
+      insertion_sort(key.nodes.begin(), key.nodes.begin() + static_cast<std::ptrdiff_t>(key.count));
+      key.entry = two[0] == c ? l : -1 - l;
+      order.push_back(key);
+    }
+    insertion_sort(order.begin(), order.end());
+    for (const gather_key& key : order) {
+      const index_t l = face_set_view::face_of(key.entry);
+      const auto two = two_of[l];
+      other[at] = two[1] < 0 ? -1 - physical[l] : (key.entry >= 0 ? two[1] : two[0]);
+      entry_face[at] = key.entry;
+      ++at;
+    }
+    offsets[c + 1] = at;
   }
 }
 

@@ -67,6 +67,11 @@ class field_writer {
     funcmesh::mpi::agree(funcmesh::mpi::communicator(layout.comm()), failure);
   }
 
+  // Whether write() writes (--vtk) and finish() draws (--png): a field only these read
+  // need not exist otherwise.
+  bool writes_series() const { return series_.has_value(); }
+  bool draws_picture() const { return !choice_.png.empty(); }
+
   // Collective: one step of the series (nothing without --vtk).
   template <class... Fields>
   void write(double time, const Fields&... fields) {
@@ -77,16 +82,19 @@ class field_writer {
   // everything went.
   void finish(const funcmesh::dist_function<double>& field,
               const funcmesh::png_output_options& options = {}) {
-    const int rank = layout_.rank();
     if (!choice_.png.empty()) {
       funcmesh::write_png(choice_.png, layout_, field, options);
       funcmesh::write_partition_png(partition_picture(choice_.png), layout_, options);
-      if (rank == 0) {
+      if (layout_.rank() == 0) {
         std::printf("wrote %s and %s\n", choice_.png.c_str(),
                     partition_picture(choice_.png).string().c_str());
       }
     }
-    if (series_ && rank == 0) {
+    finish();
+  }
+  // Collective: where the series went (for a run that draws no picture).
+  void finish() {
+    if (series_ && layout_.rank() == 0) {
       std::printf("wrote %d VTK step(s): open %s in ParaView\n", series_->steps_written(),
                   series_->pvd_file().string().c_str());
     }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include <mpi.h>
@@ -97,10 +98,16 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   // Output: the conserved variables and the pressure, every --output-every iterations.
   example::field_writer writer(s.output, "euler", layout);
-  fm::dist_function<double> p(layout, "pressure");
+  // The pressure exists only where it is written (a 720k-cell run saves 5.8 MB without).
+  std::optional<fm::dist_function<double>> p;
+  auto pressure = [&]() -> const fm::dist_function<double>& {
+    if (!p) p.emplace(layout, "pressure");
+    *p = fm::zip_with(airfoil::pressure{solver.settings().gm1}, solver.q());
+    return *p;
+  };
   auto write = [&](int iteration) {
-    p = fm::zip_with(airfoil::pressure{solver.settings().gm1}, solver.q());
-    writer.write(static_cast<double>(iteration), solver.q(), p);
+    if (writer.writes_series())
+      writer.write(static_cast<double>(iteration), solver.q(), pressure());
   };
   write(0);
   // The resident size once set up: the layout, the solver's fields and the first
@@ -138,7 +145,11 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   // The pressure around the airfoil (the built-in grid's far field is 100 chords away).
   fm::png_output_options picture;
   if (s.mesh.empty()) picture.picture.window = {{-0.6, 1.6, -0.55, 0.55}};
-  writer.finish(p, picture);
+  if (writer.draws_picture()) {
+    writer.finish(pressure(), picture);
+  } else {
+    writer.finish();
+  }
   // Every digit of the last rms: equal on any rank count with the gather form.
   if (rank == 0 && last_printed > 0) std::printf("euler: final rms bits %.17e\n", last_rms);
   if (args.verbose()) {

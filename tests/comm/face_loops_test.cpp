@@ -291,4 +291,44 @@ TEST(face_set, antisymmetric_face_sums_evaluate_each_face_once_in_a_window) {
   }
 }
 
+// A face set that stores only the geometry every loop reads has the same cells, areas,
+// normals, tags and gather order bit for bit; what it does not store reads as NaN (never a
+// stale number) and the cell centroids are empty. A layout whose faces were built that way
+// refuses a later request for more, on every rank alike.
+TEST(face_set, minimal_geometry_keeps_the_loops_columns_and_reads_the_rest_as_nan) {
+  const fm::distributed_layout layout =
+      fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_tri(12, 9); });
+  const fm::face_set& lean = layout.faces(fm::face_geometry::minimal());
+  const fm::face_set full(layout.local());
+  ASSERT_EQ(lean.size(), full.size());
+  EXPECT_FALSE(lean.stored_geometry().distance);
+  EXPECT_TRUE(lean.centroid.empty());
+  EXPECT_EQ(full.centroid.size(), static_cast<std::size_t>(full.cell_count()));
+  EXPECT_EQ(lean.volume, full.volume);
+  for (fm::index_t f = 0; f < lean.size(); ++f) {
+    const fm::face_view a = lean.view(f), b = full.view(f);
+    ASSERT_EQ(lean.cells(f), full.cells(f));
+    EXPECT_EQ(a.area, b.area);
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(a.normal[d], b.normal[d]);
+    EXPECT_EQ(a.physical, b.physical);
+    EXPECT_TRUE(std::isnan(a.distance));
+    EXPECT_GT(b.distance, 0.0);
+    for (int d = 0; d < 3; ++d) EXPECT_TRUE(std::isnan(a.centroid[d]));
+  }
+  for (fm::index_t c = 0; c < lean.owned_count(); ++c) {
+    EXPECT_EQ(lean.faces_of(c), full.faces_of(c));
+  }
+  // What was built covers minimal() and faces(); asking for a distance now is refused.
+  EXPECT_EQ(&layout.faces(), &lean);
+  EXPECT_EQ(&layout.faces(fm::face_geometry::minimal()), &lean);
+  try {
+    (void)layout.faces(
+        fm::face_geometry{.distance = true, .face_centroid = false, .cell_centroid = false});
+    ADD_FAILURE() << "a distance was asked of faces built without it";
+  } catch (const fm::error& e) {
+    EXPECT_NE(std::string(e.what()).find("distance"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("first call of faces()"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

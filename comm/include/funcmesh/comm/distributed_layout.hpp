@@ -64,7 +64,12 @@ class distributed_layout {
   // The face loops' faces. Built on first use, which is collective (every rank agrees
   // that its part's domain boundary is tagged): call it on every rank, as every rank
   // runs the same face loops. Later calls return the same object at no cost.
+  // The first call builds them with all the optional geometry; faces(stored) builds only
+  // what `stored` asks for (face_geometry::minimal() for Airfoil-like fluxes, to save
+  // memory) and throws if they were built before without something it asks for. Call it
+  // first with the solver's needs; later faces() calls return whatever was built.
   const face_set& faces() const;
+  const face_set& faces(const face_geometry& stored) const;
   // Each cell's volume (area in 2-D), owned and halo, for expressions (rhs / volume()).
   // Built on first use (after faces()), which is collective likewise.
   const grid_function<double>& volume() const;
@@ -80,6 +85,8 @@ class distributed_layout {
   }
 
  private:
+  const face_set& built_faces(const face_geometry& stored) const;
+
   std::shared_ptr<detail::layout_state> state_;
 };
 

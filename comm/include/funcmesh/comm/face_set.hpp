@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <utility>
@@ -58,6 +59,25 @@ struct vec3_arrays {
 };
 }  // namespace detail
 
+// The geometry a face set stores beyond what every face loop reads (cells, area, normal,
+// physical): a solver that never reads a face's distance or centroid, or the cells'
+// centroids, saves their memory (about 24 of the ~90 bytes per face of a 2-D set, and 24
+// bytes per cell). What is not stored reads as NaN in face_view (face_set_view::face), so
+// a flux that uses it anyway gives NaN results, never stale numbers; face_set::centroid
+// is then empty.
+struct face_geometry {
+  bool distance = true;       // face_view::distance
+  bool face_centroid = true;  // face_view::centroid
+  bool cell_centroid = true;  // face_set::centroid
+  // Only what every face loop reads (Airfoil's fluxes need no more).
+  static constexpr face_geometry minimal() { return {false, false, false}; }
+  // Whether this stores everything `wanted` asks for.
+  constexpr bool covers(const face_geometry& wanted) const {
+    return (distance || !wanted.distance) && (face_centroid || !wanted.face_centroid) &&
+           (cell_centroid || !wanted.cell_centroid);
+  }
+};
+
 // The face set's local indices (cells, faces, gather entries) are 32-bit: half the index
 // traffic of the loops. A part with 2^31 or more faces is refused with a clear error.
 using face_index = std::int32_t;
@@ -91,9 +111,10 @@ struct face_set_view {
     face_view v;
     v.area = area[f];
     v.normal = normal[f];
-    v.distance = distance[f];
+    constexpr double absent = std::numeric_limits<double>::quiet_NaN();
+    v.distance = distance.size() > 0 ? distance[f] : absent;
     v.physical = physical[f];
-    v.centroid = centroid[f];
+    v.centroid = centroid.x.size() > 0 ? centroid[f] : vec<double, 3>{{absent, absent, absent}};
     return v;
   }
   FUNCMESH_DEVICE face_view entry(index_t k) const {
@@ -137,13 +158,16 @@ class face_set {
   // still share them.
   // flux_window: the faces a gather sum of an antisymmetric flux keeps per worker on the
   // host (see flux_window()); automatic_flux_window measures it, 0 turns the windows off.
+  // stored: the optional geometry kept (see face_geometry; all of it by default).
   explicit face_set(const local_mesh& m, index_t block_size = default_face_block_size,
-                    index_t flux_window = automatic_flux_window);
+                    index_t flux_window = automatic_flux_window, face_geometry stored = {});
   static constexpr index_t min_blocks = 64;
   static constexpr index_t min_block_size = 16;
   static constexpr index_t automatic_flux_window = -1;
   static constexpr index_t min_flux_window = 64;
   static constexpr index_t max_flux_window = index_t{1} << 15;
+  // At most a quad's nodes in a face of the supported cells; room to spare.
+  static constexpr std::size_t max_face_nodes = 8;
 
   index_t size() const { return face_count_; }
   index_t owned_count() const { return owned_count_; }
@@ -180,6 +204,8 @@ class face_set {
   // (about two faces per cell of the cell order's bandwidth: a few thousand for a
   // locality-ordered 2-D part), within [min_flux_window, max_flux_window].
   index_t flux_window() const { return flux_window_; }
+  // The optional geometry this set stores.
+  const face_geometry& stored_geometry() const { return stored_; }
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
   face_set_view bind(memory_space space, token& holder) const;
@@ -188,8 +214,8 @@ class face_set {
   // loop at a time (the face loops are called from one thread).
   buffer flux_scratch(std::size_t value_bytes) const;
 
-  // Per local cell (owned, then halo): volume (area in 2-D) and centroid, computed alike
-  // on every rank.
+  // Per local cell (owned, then halo): volume (area in 2-D) and centroid (empty unless
+  // stored_geometry().cell_centroid), computed alike on every rank.
   std::vector<double> volume;
   // The same volumes as a grid function (owned + halo), for expressions: rhs / volume.
   grid_function<double> volume_function(std::string name = "volume") const;
@@ -199,6 +225,12 @@ class face_set {
   face_block_colouring blocks;
 
  private:
+  // The construction's steps (face_set.cpp, face_set_geometry.cpp); `kept` numbers the
+  // faces of `all` kept in this set (-1: a halo cell's own face).
+  void build_gather_entries(const local_mesh& m, const mesh_faces& all,
+                            const std::vector<face_index>& kept);
+  void build_geometry(const local_mesh& m, const mesh_faces& all,
+                      const std::vector<face_index>& kept);
   index_t measured_flux_window() const;
   bool faces_follow_cells() const;
 
@@ -209,6 +241,7 @@ class face_set {
   index_t cell_count_ = 0;
   index_t untagged_ = 0;
   index_t flux_window_ = 0;
+  face_geometry stored_;
   std::vector<std::pair<int, std::string>> groups_;
   // What kernels read (see face_set_view), moved to a device on first use there; host
   // code reads the same arrays.
