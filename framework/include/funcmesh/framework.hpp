@@ -1,5 +1,5 @@
 // funcmesh::framework in one include: everything that needs neither MPI nor METIS
-// (memory layer, and with later modules grid expressions, executors and time schemes).
+// (memory layer, paged arrays, grid expressions, executors, reductions, time schemes, io).
 #pragma once
 
 #include <funcmesh/config.hpp>
@@ -15,6 +15,7 @@
 #include <funcmesh/io/polygons.hpp>
 #include <funcmesh/io/vtu.hpp>
 #include <funcmesh/memory/memory.hpp>
+#include <funcmesh/paged/paged.hpp>
 #include <funcmesh/reduce/exact_sum.hpp>
 #include <funcmesh/reduce/reduce.hpp>
 #include <funcmesh/time.hpp>

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <new>
 #include <string>
@@ -42,6 +43,21 @@ class host_memory_manager final : public memory_manager {
   }
   void copy_between(int, void* destination, int, const void* source, std::size_t bytes) override {
     std::memcpy(destination, source, bytes);
+  }
+  // MemAvailable (what the kernel can hand out without swapping), which counts the page
+  // cache it may drop; free pages alone would call a machine with a warm cache "full".
+  std::size_t free_bytes(int /*device*/) const override {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::size_t kib = 0;
+    while (meminfo >> key >> kib) {
+      if (key == "MemAvailable:") return kib * 1024;
+      meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    const long pages = sysconf(_SC_AVPHYS_PAGES);
+    const long page = sysconf(_SC_PAGESIZE);
+    if (pages < 0 || page < 0) return unknown_free_bytes;
+    return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
   }
 };
 

@@ -112,6 +112,11 @@ void require_space(memory_space space) {
   }
 }
 
+std::size_t free_bytes(memory_space space) {
+  require_space(space);
+  return memory_manager_for(space.kind).free_bytes(space.device);
+}
+
 space_kind register_memory_manager(std::unique_ptr<memory_manager> manager) {
   if (!manager) throw device_error("register_memory_manager: null manager");
   return the_registry().add(std::move(manager));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,13 @@ class memory_manager {
   virtual void copy_between(int destination_device, void* destination, int source_device,
                             const void* source, std::size_t bytes) = 0;
 
+  // Bytes that can still be allocated on `device` now: cudaMemGetInfo's free memory on
+  // CUDA, a simulated device's capacity less what is allocated there, the host's
+  // MemAvailable. Code that sizes its allocations by the room left (paged arrays) asks
+  // this; a kind that cannot tell returns unknown_free_bytes (the default).
+  static constexpr std::size_t unknown_free_bytes = std::numeric_limits<std::size_t>::max();
+  virtual std::size_t free_bytes(int /*device*/) const { return unknown_free_bytes; }
+
   // Makes `device` current for the calling host thread (cudaSetDevice); the MPI
   // environment calls it once per rank when it binds the rank's GPU, so that later
   // device guards find it current and switch nothing. Throws device_error on failure.
@@ -63,6 +71,9 @@ void require_space(memory_space space);
 // Adds a manager for a new kind of space (an accelerator funcmesh does not build in, or
 // a simulated device in tests) and returns its kind. Managers live until exit.
 space_kind register_memory_manager(std::unique_ptr<memory_manager> manager);
+
+// memory_manager_for(space.kind).free_bytes(space.device), after require_space(space).
+std::size_t free_bytes(memory_space space);
 
 // The host and every device of every registered kind that is visible now.
 std::vector<memory_space> available_spaces();

@@ -117,6 +117,12 @@ class cuda_memory_manager final : public memory_manager {
     device_scope::check(cudaStreamSynchronize(cudaStreamLegacy), destination_device,
                         "cudaStreamSynchronize");
   }
+  std::size_t free_bytes(int device) const override {
+    device_scope scope(device);
+    std::size_t available = 0, total = 0;
+    device_scope::check(cudaMemGetInfo(&available, &total), device, "cudaMemGetInfo");
+    return available;
+  }
   void select_device(int device) override {
     const cudaError_t status = cudaSetDevice(device);
     if (status != cudaSuccess) {

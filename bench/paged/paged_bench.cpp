@@ -1,0 +1,269 @@
+// bench/paged: the seed's VirtualMultiArray table on funcmesh's stores — random and
+// sequential element access for 8-byte and 4 KiB objects over page sizes 1..10,000, on 1
+// and 2 threads, bulk and mapped ranges against per-element access — then three figures:
+// paged_bulk_fraction, paged_get_ns and out_of_core_ratio (docs/paged.md says what each
+// measures). Variants alternate within each round; medians of the rounds are printed.
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <funcmesh/memory/memory_space.hpp>
+#include <funcmesh/paged/paged.hpp>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace fm = funcmesh;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_of(const std::function<void()>& f) {
+  const auto start = clock_type::now();
+  f();
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Medians of `rounds` alternated runs of each variant.
+std::vector<double> interleaved(int rounds, const std::vector<std::function<void()>>& variants) {
+  std::vector<std::vector<double>> times(variants.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t v = 0; v < variants.size(); ++v) times[v].push_back(seconds_of(variants[v]));
+  }
+  std::vector<double> result;
+  for (auto& t : times) result.push_back(median(t));
+  return result;
+}
+
+std::size_t last_level_cache_bytes() {
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (l3 > 0) return static_cast<std::size_t>(l3);
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return l2 > 0 ? static_cast<std::size_t>(l2) : std::size_t{32} << 20;
+}
+
+struct object_4k {
+  std::array<std::byte, 4096> bytes;
+};
+
+// One row of the table: `accesses` gets (and as many sets) of T at random or sequential
+// indices of an array of `elements`, cached pages covering a quarter of it.
+template <class T>
+void access_row(const char* object, fm::index_t elements, fm::index_t page, bool random,
+                int threads) {
+  const fm::index_t pages = (elements + page - 1) / page;
+  const int channels = static_cast<int>(std::min<fm::index_t>(4, pages));
+  const fm::index_t cached = std::max<fm::index_t>(1, pages / channels / 4);
+  fm::paged_array<T> a(elements, fm::space_store(fm::host_space, channels),
+                       {.page = page, .cached = cached});
+  const fm::index_t accesses = std::min<fm::index_t>(elements, sizeof(T) > 8 ? 4000 : 200000);
+  std::vector<fm::index_t> where(static_cast<std::size_t>(accesses));
+  std::mt19937_64 random_engine(7);
+  for (fm::index_t k = 0; k < accesses; ++k) {
+    where[static_cast<std::size_t>(k)] =
+        random ? static_cast<fm::index_t>(random_engine() % static_cast<std::uint64_t>(elements))
+               : k;
+  }
+  const auto run = [&] {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (fm::index_t k = 0; k < accesses; ++k) {
+      const fm::index_t i = where[static_cast<std::size_t>(k)];
+      const T value = a.get(i);
+      a.set(i, value);
+    }
+  };
+  run();  // warm
+  a.reset_statistics();
+  const double t = median({seconds_of(run), seconds_of(run), seconds_of(run)});
+  const fm::cache_statistics s = a.statistics();
+  const double bytes = 2.0 * static_cast<double>(accesses) * sizeof(T);
+  std::printf("  %-5s %-10s page %6lld  %d thr  %9.1f ns/access  %9.1f MB/s  hits %5.1f%%\n",
+              object, random ? "random" : "sequential", static_cast<long long>(page), threads,
+              1e9 * t / (2.0 * static_cast<double>(accesses)), 1e-6 * bytes / t,
+              100.0 * s.hit_ratio());
+}
+
+// Per-element, bulk read() and map() over a whole array of doubles, larger than its cache.
+void range_rows(fm::index_t elements) {
+  fm::paged_array<double> a(elements, fm::space_store(fm::host_space, 4),
+                            {.page = 4096, .cached = 4});
+  for (fm::index_t i = 0; i < elements; i += 4096) {
+    a.write(i, std::vector<double>(
+                   static_cast<std::size_t>(std::min<fm::index_t>(4096, elements - i)), 1.0));
+  }
+  double sink = 0;
+  const auto per_element = [&] {
+    for (fm::index_t i = 0; i < elements; ++i) sink += a.get(i);
+  };
+  std::vector<double> out(static_cast<std::size_t>(elements));
+  const auto bulk = [&] { a.read(0, out); };
+  const auto mapped = [&] {
+    a.map(0, elements, [&](double* p) { sink += p[elements - 1]; }, {.read = true, .write = false});
+  };
+  const auto t = interleaved(3, {per_element, bulk, mapped});
+  const double mb = 1e-6 * static_cast<double>(elements) * sizeof(double);
+  std::printf(
+      "  ranges of %lld doubles: per-element get %8.1f MB/s, bulk read %8.1f MB/s, "
+      "map %8.1f MB/s (sink %g)\n",
+      static_cast<long long>(elements), mb / t[0], mb / t[1], mb / t[2], sink);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    if (arg == "--quick") {
+      quick = true;
+    } else {
+      std::printf(
+          "usage: %s [--quick]\n"
+          "  The seed's access table on a host-memory store, bulk and mapped ranges, then\n"
+          "  paged_bulk_fraction, paged_get_ns and out_of_core_ratio (goals >= 0.8, <= 20,\n"
+          "  <= 3). --quick: smaller sizes (a smoke run, figures not meaningful).\n",
+          argv[0]);
+      return arg == "--help" || arg == "-h" ? 0 : 2;
+    }
+  }
+  const std::size_t llc = last_level_cache_bytes();
+  std::printf("bench/paged: last-level cache %.1f MiB%s\n", static_cast<double>(llc) / 1048576.0,
+              quick ? " (--quick)" : "");
+
+  std::printf("\n== element access (host store, cache = 1/4 of the pages; get + set)\n");
+  const fm::index_t small_elements = quick ? 20000 : 1000000;
+  for (const bool random : {false, true}) {
+    for (const fm::index_t page : {1, 10, 100, 1000, 10000}) {
+      for (const int threads : {1, 2}) {
+        if (page * 4 > small_elements) continue;
+        access_row<double>("8 B", small_elements, page, random, threads);
+      }
+    }
+  }
+  for (const bool random : {false, true}) {
+    for (const fm::index_t page : {1, 10, 100}) {
+      for (const int threads : {1, 2})
+        access_row<object_4k>("4 KiB", quick ? 400 : 4000, page, random, threads);
+    }
+  }
+
+  std::printf("\n== ranges (bulk read() and map() vs per-element get)\n");
+  range_rows(quick ? 100000 : 4000000);
+
+  // paged_bulk_fraction: bulk sequential read() of a host-store array 4x the LLC whose
+  // pages are not cached (they pass store -> user directly, bypassing the cache) over
+  // memcpy of the same bytes between two buffers of that size.
+  const auto big = static_cast<fm::index_t>((quick ? llc / 8 : 4 * llc) / sizeof(double));
+  double bulk_fraction = 0;
+  {
+    fm::paged_array<double> a(big, fm::space_store(fm::host_space, 4),
+                              {.page = 65536, .cached = 1});
+    std::vector<double> ones(static_cast<std::size_t>(big), 1.0),
+        out(static_cast<std::size_t>(big)), from(static_cast<std::size_t>(big), 2.0),
+        to(static_cast<std::size_t>(big));
+    a.write(0, ones);
+    a.flush();
+    const auto t = interleaved(
+        7, {[&] { a.read(0, out); },
+            [&] { std::memcpy(to.data(), from.data(), from.size() * sizeof(double)); }});
+    bulk_fraction = t[1] / t[0];
+    std::printf("\n== bulk: %.1f MiB, read() %.2f GB/s, memcpy %.2f GB/s (out[7] %g, to[7] %g)\n",
+                static_cast<double>(big) * 8 / 1048576.0, 8e-9 * static_cast<double>(big) / t[0],
+                8e-9 * static_cast<double>(big) / t[1], out[7], to[7]);
+  }
+
+  // paged_get_ns: one thread, get() at random indices of pages that are all cached.
+  double get_ns = 0;
+  {
+    const fm::index_t page = 1024, pages = 32;
+    fm::paged_array<double> a(page * pages, fm::space_store(fm::host_space, 4),
+                              {.page = page, .cached = pages / 4});
+    for (fm::index_t i = 0; i < a.size(); ++i) a.set(i, static_cast<double>(i));
+    const fm::index_t n = quick ? 20000 : 2000000;
+    std::vector<fm::index_t> where(static_cast<std::size_t>(n));
+    std::mt19937_64 random_engine(11);
+    for (auto& i : where)
+      i = static_cast<fm::index_t>(random_engine() % static_cast<std::uint64_t>(a.size()));
+    double sink = 0;
+    a.reset_statistics();
+    std::vector<double> t;
+    for (int r = 0; r < 7; ++r) {
+      t.push_back(seconds_of([&] {
+        for (const fm::index_t i : where) sink += a.get(i);
+      }));
+    }
+    get_ns = 1e9 * median(t) / static_cast<double>(n);
+    std::printf("== get on cached pages: %.1f ns (misses %llu over %zu gets, sink %g)\n", get_ns,
+                static_cast<unsigned long long>(a.statistics().misses), t.size() * where.size(),
+                sink);
+  }
+
+  // out_of_core_ratio: y = 2 x + y over a file-backed pair of arrays 4x their cache (the
+  // file in the OS page cache after the first pass), page by page in place, over the same
+  // axpy on std::vectors.
+  double out_of_core = 0;
+  {
+    const fm::index_t page = 65536, n = quick ? 8 * page : 64 * page;
+    const fm::index_t cached = n / page / 4 / 2;  // per channel, 2 channels: 1/4 of the pages
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("funcmesh_paged_bench_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    {
+      fm::paged_array<double> x(n, fm::file_store(dir / "x", {.channels = 2}),
+                                {.page = page, .cached = std::max<fm::index_t>(1, cached)});
+      fm::paged_array<double> y(n, fm::file_store(dir / "y", {.channels = 2}),
+                                {.page = page, .cached = std::max<fm::index_t>(1, cached)});
+      std::vector<double> xs(static_cast<std::size_t>(n), 1.0),
+          ys(static_cast<std::size_t>(n), 0.5);
+      x.write(0, xs);
+      y.write(0, ys);
+      const auto paged_axpy = [&] {
+        for (fm::index_t p = 0; p < x.pages(); ++p) {
+          x.map_page(p, fm::page_access::read, [&](double* xp, fm::index_t count) {
+            y.map_page(p, fm::page_access::write, [&](double* yp, fm::index_t) {
+              for (fm::index_t k = 0; k < count; ++k) yp[k] = 2.0 * xp[k] + yp[k];
+            });
+          });
+        }
+      };
+      const auto memory_axpy = [&] {
+        for (std::size_t k = 0; k < xs.size(); ++k) ys[k] = 2.0 * xs[k] + ys[k];
+      };
+      paged_axpy();
+      const auto t = interleaved(5, {paged_axpy, memory_axpy});
+      out_of_core = t[0] / t[1];
+      const fm::cache_statistics s = y.statistics();
+      std::printf(
+          "== out of core: %.1f MiB per array, file %.2f ms, memory %.2f ms per axpy "
+          "(y: %llu misses, %llu write-backs; y[0] %g vs %g)\n",
+          static_cast<double>(n) * 8 / 1048576.0, 1e3 * t[0], 1e3 * t[1],
+          static_cast<unsigned long long>(s.misses), static_cast<unsigned long long>(s.write_backs),
+          y.get(0), ys[0]);
+    }
+    std::filesystem::remove_all(dir);
+  }
+
+  std::printf("\npaged_bulk_fraction %.3f  (goal >= 0.8: %s; bulk read bypasses the cache)\n",
+              bulk_fraction, bulk_fraction >= 0.8 ? "PASS" : "MISS");
+  std::printf("paged_get_ns %.1f  (goal <= 20: %s)\n", get_ns, get_ns <= 20 ? "PASS" : "MISS");
+  std::printf("out_of_core_ratio %.2f  (goal <= 3: %s)\n", out_of_core,
+              out_of_core <= 3 ? "PASS" : "MISS");
+  return 0;
+}

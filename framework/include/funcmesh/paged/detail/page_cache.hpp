@@ -1,0 +1,61 @@
+// page_cache: one channel's cached pages, least recently used first out. Lookup is an
+// open-addressing table over the cached pages only (memory grows with the cache, not the
+// array) and recency a linked list over slots, so a hit and a miss are both O(1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <funcmesh/core/index.hpp>
+
+namespace funcmesh::detail {
+
+// Not thread-safe: the channel's lock guards it. Slots hold page_bytes each, in one
+// 4096-aligned block, so a cached page is a contiguous, aligned host range.
+class page_cache {
+ public:
+  static constexpr index_t no_page = -1;
+
+  page_cache(index_t slots, std::size_t page_bytes);
+  ~page_cache();
+  page_cache(const page_cache&) = delete;
+  page_cache& operator=(const page_cache&) = delete;
+
+  index_t slots() const { return static_cast<index_t>(key_.size()); }
+  // The slot holding local page `key`, or -1.
+  int find(index_t key) const;
+  // The slot to reuse on a miss: a free one if any, else the least recently used.
+  int victim() const { return tail_; }
+  // Makes `slot` the most recently used.
+  void touch(int slot);
+  // Binds `slot` to `key` (dropping whatever it held) and makes it most recently used.
+  void assign(int slot, index_t key);
+  // Frees `slot` (it becomes the next victim).
+  void release(int slot);
+
+  index_t key(int slot) const { return key_[static_cast<std::size_t>(slot)]; }
+  bool dirty(int slot) const { return dirty_[static_cast<std::size_t>(slot)] != 0; }
+  void set_dirty(int slot, bool dirty) { dirty_[static_cast<std::size_t>(slot)] = dirty; }
+  std::byte* data(int slot) const { return memory_ + static_cast<std::size_t>(slot) * page_bytes_; }
+
+ private:
+  std::size_t bucket_of(index_t key) const;
+  void insert_key(int slot);
+  void erase_key(index_t key);
+  void unlink(int slot);
+  void push_front(int slot);
+  void push_back(int slot);
+
+  std::size_t page_bytes_;
+  std::byte* memory_ = nullptr;
+  std::vector<index_t> key_;          // per slot: its local page, or no_page
+  std::vector<std::uint8_t> dirty_;   // per slot
+  std::vector<int> previous_, next_;  // recency list: head_ most, tail_ least recent
+  int head_ = -1, tail_ = -1;
+  std::vector<int> table_;  // slot per bucket, -1 empty; power-of-two size >= 2 * slots
+  int shift_ = 0;
+};
+
+}  // namespace funcmesh::detail

@@ -1,0 +1,14 @@
+// Paged arrays in one include: paged_array<T> over its stores (space_store: device,
+// simulated or host memory; file_store: a file), per-channel LRU page caches with their
+// statistics, and the bandwidth probe that proposes channel counts.
+#pragma once
+
+#include <funcmesh/paged/bandwidth_probe.hpp>
+#include <funcmesh/paged/cache_statistics.hpp>
+#include <funcmesh/paged/file_store.hpp>
+#include <funcmesh/paged/page_layout.hpp>
+#include <funcmesh/paged/page_store.hpp>
+#include <funcmesh/paged/paged_array.hpp>
+#include <funcmesh/paged/paged_error.hpp>
+#include <funcmesh/paged/paged_options.hpp>
+#include <funcmesh/paged/space_store.hpp>
