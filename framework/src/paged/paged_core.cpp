@@ -138,11 +138,9 @@ void paged_core::write(index_t first, index_t count, const void* host) {
 }
 
 void paged_core::read_uncached(index_t i, void* host) {
-  const auto [page, in_page] = place_of(i);
-  const auto [channel_index, local] = home_of(page);
+  const auto [channel_index, local, offset] = home_of_element(i);
   channel& c = *channels_[static_cast<std::size_t>(channel_index)];
   const std::size_t eb = layout_.element_bytes;
-  const std::size_t offset = static_cast<std::size_t>(in_page) * eb;
   std::lock_guard guard(c.mutex);
   if (const int slot = c.cache.find(local); slot >= 0 && c.cache.dirty(slot)) {
     std::memcpy(host, c.cache.data(slot) + offset, eb);  // newer than the store
@@ -154,11 +152,9 @@ void paged_core::read_uncached(index_t i, void* host) {
 }
 
 void paged_core::write_uncached(index_t i, const void* host) {
-  const auto [page, in_page] = place_of(i);
-  const auto [channel_index, local] = home_of(page);
+  const auto [channel_index, local, offset] = home_of_element(i);
   channel& c = *channels_[static_cast<std::size_t>(channel_index)];
   const std::size_t eb = layout_.element_bytes;
-  const std::size_t offset = static_cast<std::size_t>(in_page) * eb;
   std::lock_guard guard(c.mutex);
   store_->write(channel_index, local, offset, eb, host);
   ++c.counts.direct_writes;

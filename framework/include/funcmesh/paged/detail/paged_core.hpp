@@ -106,6 +106,17 @@ class paged_core {
     cache_statistics counts;
     channel(index_t slots, std::size_t page_bytes) : cache(slots, page_bytes) {}
   };
+  // Where element i lives in the store: its channel, local page and byte offset in it.
+  struct element_home {
+    int channel_index;
+    index_t local;
+    std::size_t offset;
+  };
+  element_home home_of_element(index_t i) const {
+    const auto [page, in_page] = place_of(i);
+    const auto [channel_index, local] = home_of(page);
+    return {channel_index, local, static_cast<std::size_t>(in_page) * layout_.element_bytes};
+  }
   void write_back(int channel_index, channel& c, int slot);
   void flush_locked(int channel_index, channel& c);
   template <class Copy>
