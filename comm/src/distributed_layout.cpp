@@ -115,6 +115,7 @@ const face_set& distributed_layout::faces(const face_geometry& stored) const {
       if (g.distance) names += " distance";
       if (g.face_centroid) names += " face_centroid";
       if (g.cell_centroid) names += " cell_centroid";
+      if (g.cell_volume) names += " cell_volume";
       return names.empty() ? std::string(" (none)") : names;
     };
     throw error("funcmesh: " + describe() + ": faces() asked for the geometry" + list(stored) +
@@ -151,7 +152,12 @@ const face_set& distributed_layout::built_faces(const face_geometry& stored) con
 }
 
 const grid_function<double>& distributed_layout::volume() const {
-  const face_set& built = faces();
+  // A first call builds everything, as faces() does (a solver may ask for the volumes
+  // before its first face loop); faces built earlier must hold the volumes.
+  (void)faces();
+  face_geometry volumes_only = face_geometry::minimal();
+  volumes_only.cell_volume = true;
+  const face_set& built = faces(volumes_only);
   detail::layout_state& s = *state_;
   std::call_once(s.volume_built, [&s, &built] {
     std::unique_ptr<grid_function<double>> volume;

@@ -1,6 +1,7 @@
 // face_set construction: global orientation, rank-independent face geometry, gather order
 // and the scatter form's coloured blocks of faces (from partition/face_colouring.hpp).
 #include <funcmesh/comm/detail/flux_window.hpp>
+#include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
 
 #include <algorithm>
@@ -82,8 +83,13 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   checked_face_index(static_cast<std::size_t>(cell_count_), "cells");
   {
     cell_geometry cells_geometry = compute_cell_geometry(m.cells);
-    volume = std::move(cells_geometry.cell_volume);
-    centroid = std::move(cells_geometry.cell_centroid);
+    // Computed either way: it refuses cells of no positive volume.
+    if (stored_.cell_volume) volume = std::move(cells_geometry.cell_volume);
+    // The cells' centroids serve the distances and face_set::centroid only: without
+    // either, they go before the face list is built (the set-up's peak).
+    if (stored_.distance || stored_.cell_centroid) {
+      centroid = std::move(cells_geometry.cell_centroid);
+    }
   }
   auto gid = [&](index_t c) { return m.global_cell[static_cast<std::size_t>(c)]; };
 
@@ -107,28 +113,35 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
     }
   }
 
-  // Cells (the lower global id first) and boundary tags.
+  // Cells (the lower global id first); a boundary face's second is -1 - its tag.
   face_cells_ = array<vec<face_index, 2>>(face_count_);
-  physical_ = array<int>(face_count_);
   {
     auto two_of = face_cells_.overwrite();
-    auto physical = physical_.overwrite();
     for (index_t f = 0; f < all.size(); ++f) {
       const face_index l = kept[static_cast<std::size_t>(f)];
       if (l < 0) continue;
       std::array<index_t, 2> two = all.cells[static_cast<std::size_t>(f)];
       if (two[1] >= 0 && gid(two[1]) < gid(two[0])) std::swap(two[0], two[1]);
-      physical[l] = two[1] >= 0 ? 0 : all.physical[static_cast<std::size_t>(f)];
+      if (two[1] < 0) {
+        const int physical = all.physical[static_cast<std::size_t>(f)];
+        if (physical < 0) {
+          throw error("funcmesh::face_set: a boundary face carries the negative physical id " +
+                      std::to_string(physical) + " (boundary group ids are >= 0)");
+        }
+        two[1] = -1 - index_t{physical};
+      }
       two_of[l] = {{static_cast<face_index>(two[0]), static_cast<face_index>(two[1])}};
     }
   }
   std::vector<std::array<index_t, 2>>().swap(all.cells);
   std::vector<cell_type>().swap(all.types);
   std::vector<int>().swap(all.physical);
+  detail::return_freed_memory();  // freed inside the heap: give the pages back at once
 
   build_gather_entries(m, all, kept);
   std::vector<index_t>().swap(all.cell_offsets);
   std::vector<index_t>().swap(all.cell_faces);
+  detail::return_freed_memory();
 
   build_geometry(m, all, kept);
   all = mesh_faces{};
@@ -140,10 +153,9 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   {
     std::vector<std::array<index_t, 2>> pairs(static_cast<std::size_t>(face_count_));
     const auto two_of = face_cells_.read();
-    const auto physical = physical_.read();
     for (index_t f = 0; f < face_count_; ++f) {
-      pairs[static_cast<std::size_t>(f)] = {two_of[f][0], two_of[f][1]};
-      const int id = physical[f];
+      pairs[static_cast<std::size_t>(f)] = {two_of[f][0], std::max(two_of[f][1], -1)};
+      const int id = face_set_view::physical_of(two_of[f][1]);
       const bool grouped =
           std::ranges::any_of(groups_, [id](const auto& group) { return group.first == id; });
       if (two_of[f][1] < 0 && !grouped) ++untagged_;
@@ -177,7 +189,6 @@ void face_set::build_gather_entries(const local_mesh& m, const mesh_faces& all,
   auto other = entry_other_.overwrite();
   auto entry_face = entry_face_.overwrite();
   const auto two_of = face_cells_.read();
-  const auto physical = physical_.read();
   std::vector<gather_key> order;
   face_index at = 0;
   offsets[0] = 0;
@@ -188,7 +199,8 @@ void face_set::build_gather_entries(const local_mesh& m, const mesh_faces& all,
       const auto two = two_of[l];
       gather_key key;
       key.boundary = two[1] < 0;
-      key.id = key.boundary ? physical[l] : gid(two[0] == c ? two[1] : two[0]);
+      key.id =
+          key.boundary ? face_set_view::physical_of(two[1]) : gid(two[0] == c ? two[1] : two[0]);
       const auto span = all.nodes_of(f);
       key.count = std::min(span.size(), face_set::max_face_nodes);  // checked above
       for (std::size_t k = 0; k < key.count; ++k) {
@@ -202,7 +214,7 @@ void face_set::build_gather_entries(const local_mesh& m, const mesh_faces& all,
     for (const gather_key& key : order) {
       const index_t l = face_set_view::face_of(key.entry);
       const auto two = two_of[l];
-      other[at] = two[1] < 0 ? -1 - physical[l] : (key.entry >= 0 ? two[1] : two[0]);
+      other[at] = two[1] < 0 ? two[1] : (key.entry >= 0 ? two[1] : two[0]);
       entry_face[at] = key.entry;
       ++at;
     }
@@ -245,7 +257,7 @@ bool face_set::faces_follow_cells() const {
 
 std::array<index_t, 2> face_set::cells(index_t f) const {
   const auto two = face_cells_.read()[f];
-  return {two[0], two[1]};
+  return {two[0], std::max<index_t>(two[1], -1)};
 }
 
 face_view face_set::view(index_t f) const {
@@ -284,6 +296,11 @@ std::string face_set::physical_name(int id) const {
 }
 
 grid_function<double> face_set::volume_function(std::string name) const {
+  if (!stored_.cell_volume) {
+    throw error(
+        "funcmesh::face_set::volume_function: the cell volumes are not stored (the "
+        "face set was built with face_geometry::cell_volume off)");
+  }
   grid_function<double> result(owned_count_, cell_count_ - owned_count_, std::move(name));
   auto values = result.write();
   for (index_t c = 0; c < cell_count_; ++c) values[c] = volume[static_cast<std::size_t>(c)];
@@ -299,7 +316,6 @@ face_set_view face_set::bind(memory_space space, token& holder) const {
   v.area = area_.read_view(space, holder);
   v.normal = normal_.bind(space, holder);
   v.distance = distance_.read_view(space, holder);
-  v.physical = physical_.read_view(space, holder);
   v.centroid = centroid_.bind(space, holder);
   v.block_offsets = block_offsets_.read_view(space, holder);
   v.blocks = blocks_.read_view(space, holder);

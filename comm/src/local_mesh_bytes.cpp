@@ -109,7 +109,6 @@ std::vector<std::byte> serialize(const local_mesh& local) {
   w.vector(local.global_cell);
   w.vector(local.global_node);
   w.vector(local.halo_owner_offsets);
-  w.vector(local.by_global);
   w.value(static_cast<std::uint64_t>(local.neighbours.size()));
   for (const neighbour_lists& n : local.neighbours) {
     w.value(n.part);
@@ -141,7 +140,6 @@ local_mesh deserialize(std::span<const std::byte> bytes) {
   local.global_cell = r.vector<index_t>();
   local.global_node = r.vector<index_t>();
   local.halo_owner_offsets = r.vector<index_t>();
-  local.by_global = r.vector<index_t>();
   const auto neighbours = r.value<std::uint64_t>();
   for (std::uint64_t k = 0; k < neighbours; ++k) {
     neighbour_lists n;

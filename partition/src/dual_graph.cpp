@@ -48,31 +48,32 @@ void check_nodes(const mesh& m) {
   }
 }
 
-// CSR from undirected edges with every list sorted, in linear time: the directed pairs are
-// bucketed by target, then (stably) by source, so each source's targets come out in order.
-graph from_edges(index_t cells, const std::vector<std::array<index_t, 2>>& edges) {
+// CSR from undirected edges with every list sorted: counted, filled, then each (short)
+// list sorted in place. The edges are taken, and freed once filled in, so that at most
+// one copy of the pairs beside the graph is alive (the set-up's peak memory).
+template <class Word>
+graph from_edges(index_t cells, std::vector<std::array<Word, 2>> edges) {
   const auto count = static_cast<std::size_t>(cells);
-  std::vector<index_t> by_target(count + 1, 0);
-  for (const auto& e : edges) {
-    ++by_target[static_cast<std::size_t>(e[0]) + 1];
-    ++by_target[static_cast<std::size_t>(e[1]) + 1];
-  }
-  for (std::size_t v = 0; v < count; ++v) by_target[v + 1] += by_target[v];
   graph g;
-  g.offsets = by_target;  // every vertex has as many sources as targets
-  std::vector<index_t> sources(2 * edges.size());
-  std::vector<index_t> fill(by_target.begin(), by_target.end() - 1);
+  g.offsets.assign(count + 1, 0);
   for (const auto& e : edges) {
-    sources[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[1])]++)] = e[0];
-    sources[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[0])]++)] = e[1];
+    ++g.offsets[static_cast<std::size_t>(e[0]) + 1];
+    ++g.offsets[static_cast<std::size_t>(e[1]) + 1];
   }
-  g.adjacency.resize(sources.size());
-  fill.assign(g.offsets.begin(), g.offsets.end() - 1);
-  for (std::size_t target = 0; target < count; ++target) {
-    for (index_t k = by_target[target]; k < by_target[target + 1]; ++k) {
-      const auto source = static_cast<std::size_t>(sources[static_cast<std::size_t>(k)]);
-      g.adjacency[static_cast<std::size_t>(fill[source]++)] = static_cast<index_t>(target);
+  for (std::size_t v = 0; v < count; ++v) g.offsets[v + 1] += g.offsets[v];
+  g.adjacency.resize(2 * edges.size());
+  {
+    std::vector<index_t> fill(g.offsets.begin(), g.offsets.end() - 1);
+    for (const auto& e : edges) {
+      g.adjacency[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[0])]++)] =
+          static_cast<index_t>(e[1]);
+      g.adjacency[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[1])]++)] =
+          static_cast<index_t>(e[0]);
     }
+  }
+  std::vector<std::array<Word, 2>>().swap(edges);
+  for (std::size_t v = 0; v < count; ++v) {
+    std::sort(g.adjacency.begin() + g.offsets[v], g.adjacency.begin() + g.offsets[v + 1]);
   }
   return g;
 }
@@ -95,7 +96,7 @@ graph face_dual(const mesh& m) {
   for (std::size_t n = 0; n < nodes; ++n) start[n + 1] += start[n];
   // Left uninitialised (every entry is written below): zeroing ~30 bytes per face first
   // costs as much as filling them.
-  const std::unique_ptr<rest[]> faces(new rest[static_cast<std::size_t>(start.back())]);
+  std::unique_ptr<rest[]> faces(new rest[static_cast<std::size_t>(start.back())]);
   std::vector<index_t> fill(start.begin(), start.end() - 1);
   for (index_t c = 0; c < m.cell_count(); ++c) {
     const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
@@ -106,7 +107,10 @@ graph face_dual(const mesh& m) {
           {word(key[1]), word(key[2]), word(key[3])}, word(c)};
     }
   }
-  std::vector<std::array<index_t, 2>> edges;
+  // Each interior face is one edge: at most half the cell faces (reserved, so no growth
+  // copies; pages never written are never resident).
+  std::vector<std::array<Word, 2>> edges;
+  edges.reserve(static_cast<std::size_t>(start.back()) / 2);
   for (std::size_t n = 0; n < nodes; ++n) {
     rest* const first = faces.get() + start[n];
     rest* const last = faces.get() + start[n + 1];
@@ -121,13 +125,15 @@ graph face_dual(const mesh& m) {
                     std::to_string(static_cast<index_t>((k + 2)->cell)) +
                     "): the mesh is not a manifold");
       }
-      if (end - k == 2 && k->cell != (k + 1)->cell) {
-        edges.push_back({static_cast<index_t>(k->cell), static_cast<index_t>((k + 1)->cell)});
-      }
+      if (end - k == 2 && k->cell != (k + 1)->cell) edges.push_back({k->cell, (k + 1)->cell});
       k = end;
     }
   }
-  return from_edges(m.cell_count(), edges);
+  // The faces and buckets go before the graph is built.
+  std::vector<index_t>().swap(start);
+  std::vector<index_t>().swap(fill);
+  faces.reset();
+  return from_edges(m.cell_count(), std::move(edges));
 }
 
 graph node_dual(const mesh& m) {

@@ -145,10 +145,6 @@ void builder::number_cells(local_mesh& lm, std::span<const index_t> owned) {
   for (std::size_t q = 0; q < at(parts); ++q) {
     lm.halo_owner_offsets[q + 1] += lm.halo_owner_offsets[q];
   }
-  lm.by_global.resize(lm.global_cell.size());
-  for (std::size_t l = 0; l < lm.by_global.size(); ++l) lm.by_global[l] = static_cast<index_t>(l);
-  std::sort(lm.by_global.begin(), lm.by_global.end(),
-            [&](index_t a, index_t b) { return lm.global_cell[at(a)] < lm.global_cell[at(b)]; });
 }
 
 // Owned cells within depth steps of the halo cells [first, last) (one owner's group), by
@@ -209,15 +205,14 @@ void builder::copy_geometry(local_mesh& lm) {
     }
   }
   std::sort(lm.global_node.begin(), lm.global_node.end());
+  // No node tags (node_ids stays empty): global_node names each node in the global mesh,
+  // which keeps the tags; a copy would cost 8 bytes a node for the whole run.
   out.coordinates.reserve(lm.global_node.size());
-  out.node_ids.reserve(lm.global_node.size());
   for (std::size_t l = 0; l < lm.global_node.size(); ++l) {
     const index_t g = lm.global_node[l];
     node_map[at(g)] = static_cast<index_t>(l);
     out.coordinates.push_back(global.coordinates[at(g)]);
-    if (at(g) < global.node_ids.size()) out.node_ids.push_back(global.node_ids[at(g)]);
   }
-  if (out.node_ids.size() != out.coordinates.size()) out.node_ids.clear();
 
   std::vector<index_t> mapped;
   auto copy = [&](const element_block& from, index_t e, element_block& to) {
@@ -227,7 +222,9 @@ void builder::copy_geometry(local_mesh& lm) {
     const int physical = at(e) < from.physical.size() ? from.physical[at(e)] : 0;
     to.add(from.types[at(e)], mapped, id, physical);
   };
-  out.cells.types.reserve(lm.global_cell.size());
+  std::size_t cell_nodes = 0;
+  for (index_t c : lm.global_cell) cell_nodes += global.cells.nodes_of(c).size();
+  out.cells.reserve(lm.global_cell.size(), cell_nodes);
   for (index_t c : lm.global_cell) copy(global.cells, c, out.cells);
 
   std::vector<index_t> elements;
@@ -238,6 +235,9 @@ void builder::copy_geometry(local_mesh& lm) {
   }
   std::sort(elements.begin(), elements.end());
   elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  std::size_t boundary_nodes = 0;
+  for (index_t e : elements) boundary_nodes += global.boundary.nodes_of(e).size();
+  out.boundary.reserve(elements.size(), boundary_nodes);
   for (index_t e : elements) copy(global.boundary, e, out.boundary);
 
   for (index_t g : lm.global_node) node_map[at(g)] = -1;
@@ -249,6 +249,7 @@ local_mesh builder::build(int which, std::span<const index_t> owned) {
   lm.parts = parts;
   number_cells(lm, owned);
   find_neighbours(lm);
+  std::vector<int>().swap(distance);  // before the geometry's copy: the set-up's peak
   copy_geometry(lm);
   for (index_t c : lm.global_cell) cell_map[at(c)] = -1;
   return lm;
@@ -269,12 +270,6 @@ std::vector<index_t> owned_by_part(std::span<const int> part, int parts,
 }
 
 }  // namespace
-
-index_t local_mesh::local_cell(index_t global) const {
-  const auto it = std::lower_bound(by_global.begin(), by_global.end(), global,
-                                   [&](index_t l, index_t g) { return global_cell[at(l)] < g; });
-  return it != by_global.end() && global_cell[at(*it)] == global ? *it : -1;
-}
 
 local_mesh build_local_mesh(const mesh& global, const graph& dual, std::span<const int> part,
                             int parts, int which, const halo_options& options) {

@@ -13,6 +13,14 @@ void element_block::add(cell_type type, std::span<const index_t> element_nodes, 
   physical.push_back(physical_id);
 }
 
+void element_block::reserve(std::size_t elements, std::size_t element_nodes) {
+  types.reserve(types.size() + elements);
+  offsets.reserve(offsets.size() + elements);
+  nodes.reserve(nodes.size() + element_nodes);
+  ids.reserve(ids.size() + elements);
+  physical.reserve(physical.size() + elements);
+}
+
 int mesh::physical_id(std::string_view name, int group_dimension) const {
   for (const physical_group& group : physical_groups) {
     if (group.dimension == group_dimension && group.name == name) return group.id;

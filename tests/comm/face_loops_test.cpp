@@ -17,6 +17,7 @@
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/geometry.hpp>
+#include <funcmesh/partition/local_cell_lookup.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>
 
@@ -122,7 +123,7 @@ TEST_P(face_loops, gather_matches_global_loop_and_one_part_bitwise_scatter_agree
 
   // The whole mesh as one part, on this rank alone.
   const fm::distributed_layout alone = fm::distribute_generated(MPI_COMM_SELF, generate());
-  const fm::local_mesh& whole = alone.local();
+  const fm::local_cell_lookup whole(alone.local());
   const std::vector<double> single = run<true>(alone);
   const std::vector<double> reference = plain(global);
 
@@ -134,7 +135,7 @@ TEST_P(face_loops, gather_matches_global_loop_and_one_part_bitwise_scatter_agree
     const double x = gathered[static_cast<std::size_t>(c)];
     EXPECT_NEAR(x, reference[static_cast<std::size_t>(id)], 1e-12 * scale) << "cell " << id;
     EXPECT_NEAR(scattered[static_cast<std::size_t>(c)], x, 1e-12 * scale) << "cell " << id;
-    const double alone = single[static_cast<std::size_t>(whole.local_cell(id))];
+    const double alone = single[static_cast<std::size_t>(whole(id))];
     EXPECT_EQ(x, alone) << "cell " << id << " differs from the one-part result (bits)";
   }
 }
@@ -228,6 +229,11 @@ TEST(face_set, geometry_is_stored_once_per_face_and_read_from_either_side) {
           EXPECT_NEAR(stored.centroid[static_cast<int>(d)], g.face_centroid[i][d], 1e-14);
         }
         EXPECT_EQ(v.other[k] >= 0 ? v.other[k] : -1, two[0] == c ? two[1] : two[0]);
+        // The tag, folded into the second cell and the entry's other cell, reads alike
+        // through both and is the mesh's (box2d's sides are tagged 1-4).
+        EXPECT_EQ(seen.physical, stored.physical);
+        EXPECT_EQ(stored.physical, two[1] < 0 ? all.physical[i] : 0);
+        if (two[1] < 0) EXPECT_GT(stored.physical, 0);
       }
     }
     EXPECT_EQ(entries, 3 * faces.owned_count()) << "three faces per triangle";
@@ -304,7 +310,20 @@ TEST(face_set, minimal_geometry_keeps_the_loops_columns_and_reads_the_rest_as_na
   EXPECT_FALSE(lean.stored_geometry().distance);
   EXPECT_TRUE(lean.centroid.empty());
   EXPECT_EQ(full.centroid.size(), static_cast<std::size_t>(full.cell_count()));
-  EXPECT_EQ(lean.volume, full.volume);
+  EXPECT_TRUE(lean.volume.empty());
+  EXPECT_EQ(full.volume.size(), static_cast<std::size_t>(full.cell_count()));
+  EXPECT_THROW((void)lean.volume_function(), fm::error);
+  // The volumes alone, asked for on a layout's first faces() call, are the full set's.
+  const fm::distributed_layout with_volumes =
+      fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_tri(12, 9); });
+  fm::face_geometry volumes_only = fm::face_geometry::minimal();
+  volumes_only.cell_volume = true;
+  EXPECT_EQ(with_volumes.faces(volumes_only).volume, full.volume);
+  EXPECT_TRUE(with_volumes.faces().centroid.empty());
+  const auto volume = with_volumes.volume().read();
+  for (fm::index_t c = 0; c < full.cell_count(); ++c) {
+    EXPECT_EQ(volume[c], full.volume[static_cast<std::size_t>(c)]);
+  }
   for (fm::index_t f = 0; f < lean.size(); ++f) {
     const fm::face_view a = lean.view(f), b = full.view(f);
     ASSERT_EQ(lean.cells(f), full.cells(f));
@@ -328,6 +347,12 @@ TEST(face_set, minimal_geometry_keeps_the_loops_columns_and_reads_the_rest_as_na
   } catch (const fm::error& e) {
     EXPECT_NE(std::string(e.what()).find("distance"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("first call of faces()"), std::string::npos) << e.what();
+  }
+  try {
+    (void)layout.volume();
+    ADD_FAILURE() << "volumes were asked of faces built without them";
+  } catch (const fm::error& e) {
+    EXPECT_NE(std::string(e.what()).find("cell_volume"), std::string::npos) << e.what();
   }
 }
 

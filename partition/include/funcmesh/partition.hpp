@@ -10,6 +10,7 @@
 #include <funcmesh/partition/face_colouring.hpp>
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/partition/local_cell_lookup.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/mesh.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>

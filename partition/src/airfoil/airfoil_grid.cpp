@@ -101,7 +101,6 @@ mesh airfoil_grid(const airfoil_options& options) {
   mesh m;
   m.dimension = 2;
   m.coordinates.resize(static_cast<std::size_t>(nodes));
-  m.node_ids.resize(static_cast<std::size_t>(nodes));
   for (index_t b = 0; b <= J; ++b) {
     for (index_t a = 0; a < columns; ++a) {
       if (b == 0 && a >= 2 * I) continue;  // merged into its twin
@@ -116,7 +115,6 @@ mesh airfoil_grid(const airfoil_options& options) {
       }
       const index_t v = node(a, b);
       m.coordinates[static_cast<std::size_t>(v)] = {x, y, 0.0};
-      m.node_ids[static_cast<std::size_t>(v)] = v;
     }
   }
 

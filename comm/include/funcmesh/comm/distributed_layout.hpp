@@ -71,7 +71,8 @@ class distributed_layout {
   const face_set& faces() const;
   const face_set& faces(const face_geometry& stored) const;
   // Each cell's volume (area in 2-D), owned and halo, for expressions (rhs / volume()).
-  // Built on first use (after faces()), which is collective likewise.
+  // Built on first use (after faces(), which it calls), which is collective likewise;
+  // throws if the faces were built without volumes (face_geometry::cell_volume).
   const grid_function<double>& volume() const;
 
   // This layout's number among those made in this process (1, 2, ...): alike on every

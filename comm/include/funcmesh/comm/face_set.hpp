@@ -61,20 +61,21 @@ struct vec3_arrays {
 
 // The geometry a face set stores beyond what every face loop reads (cells, area, normal,
 // physical): a solver that never reads a face's distance or centroid, or the cells'
-// centroids, saves their memory (about 24 of the ~90 bytes per face of a 2-D set, and 24
-// bytes per cell). What is not stored reads as NaN in face_view (face_set_view::face), so
-// a flux that uses it anyway gives NaN results, never stale numbers; face_set::centroid
-// is then empty.
+// centroids or volumes, saves their memory (about 24 of the ~90 bytes per face of a 2-D
+// set, and 32 bytes per cell). What is not stored reads as NaN in face_view
+// (face_set_view::face), so a flux that uses it anyway gives NaN results, never stale
+// numbers; face_set::centroid and face_set::volume are then empty.
 struct face_geometry {
   bool distance = true;       // face_view::distance
   bool face_centroid = true;  // face_view::centroid
   bool cell_centroid = true;  // face_set::centroid
+  bool cell_volume = true;    // face_set::volume (and distributed_layout::volume())
   // Only what every face loop reads (Airfoil's fluxes need no more).
-  static constexpr face_geometry minimal() { return {false, false, false}; }
+  static constexpr face_geometry minimal() { return {false, false, false, false}; }
   // Whether this stores everything `wanted` asks for.
   constexpr bool covers(const face_geometry& wanted) const {
     return (distance || !wanted.distance) && (face_centroid || !wanted.face_centroid) &&
-           (cell_centroid || !wanted.cell_centroid);
+           (cell_centroid || !wanted.cell_centroid) && (cell_volume || !wanted.cell_volume);
   }
 };
 
@@ -95,33 +96,45 @@ struct face_set_view {
   view<const face_index> other;
   view<const face_index> entry_face;
   // Per face f, in face order (which follows the cells, so consecutive faces touch nearby
-  // cells): its two local cells ([1] == -1 on the domain boundary) and its geometry,
-  // oriented out of cells[f][0]. The scatter form's block b is faces [block_offsets[b],
-  // block_offsets[b + 1]); blocks lists them by colour (face_set::blocks.colour_offsets).
+  // cells): its two local cells and its geometry, oriented out of cells[f][0]. On the
+  // domain boundary cells[f][1] is -1 - physical id (negative: no second cell), so the
+  // boundary tags need no array of their own, as `other` holds them for the gather form. The
+  // scatter form's block b is faces [block_offsets[b], block_offsets[b + 1]); blocks lists them by
+  // colour (face_set::blocks.colour_offsets).
   view<const vec<face_index, 2>> face_cells;
   view<const double> area;
   detail::vec3_view normal;
   view<const double> distance;
-  view<const int> physical;
   detail::vec3_view centroid;
   view<const index_t> block_offsets;
   view<const index_t> blocks;
 
   FUNCMESH_DEVICE face_view face(index_t f) const {
+    face_view v = geometry(f);
+    v.physical = physical_of(face_cells[f][1]);
+    return v;
+  }
+  FUNCMESH_DEVICE face_view entry(index_t k) const {
+    const face_index e = entry_face[k];
+    face_view v = geometry(face_of(e));
+    v.physical = physical_of(other[k]);
+    const double sign = orientation(e);
+    for (int d = 0; d < 3; ++d) v.normal[d] = sign * v.normal[d];
+    return v;
+  }
+  // The boundary group's id from a second cell or an entry's other cell (-1 - id on the
+  // domain boundary), 0 between two cells.
+  FUNCMESH_DEVICE static int physical_of(face_index second) {
+    return second < 0 ? static_cast<int>(-1 - second) : 0;
+  }
+  // Face f's geometry, without its physical id.
+  FUNCMESH_DEVICE face_view geometry(index_t f) const {
     face_view v;
     v.area = area[f];
     v.normal = normal[f];
     constexpr double absent = std::numeric_limits<double>::quiet_NaN();
     v.distance = distance.size() > 0 ? distance[f] : absent;
-    v.physical = physical[f];
     v.centroid = centroid.x.size() > 0 ? centroid[f] : vec<double, 3>{{absent, absent, absent}};
-    return v;
-  }
-  FUNCMESH_DEVICE face_view entry(index_t k) const {
-    const face_index e = entry_face[k];
-    face_view v = face(face_of(e));
-    const double sign = orientation(e);
-    for (int d = 0; d < 3; ++d) v.normal[d] = sign * v.normal[d];
     return v;
   }
   // An entry's face and orientation, computed without branches: the orientation depends on
@@ -214,10 +227,12 @@ class face_set {
   // loop at a time (the face loops are called from one thread).
   buffer flux_scratch(std::size_t value_bytes) const;
 
-  // Per local cell (owned, then halo): volume (area in 2-D) and centroid (empty unless
+  // Per local cell (owned, then halo): volume (area in 2-D; empty unless
+  // stored_geometry().cell_volume) and centroid (empty unless
   // stored_geometry().cell_centroid), computed alike on every rank.
   std::vector<double> volume;
   // The same volumes as a grid function (owned + halo), for expressions: rhs / volume.
+  // Throws when the volumes are not stored.
   grid_function<double> volume_function(std::string name = "volume") const;
   std::vector<std::array<double, 3>> centroid;
   // The scatter form's blocks of consecutive faces, coloured: no two blocks of one colour
@@ -249,7 +264,6 @@ class face_set {
   array<vec<face_index, 2>> face_cells_;
   array<double> area_, distance_;
   detail::vec3_arrays normal_, centroid_;
-  array<int> physical_;
   array<index_t> block_offsets_, blocks_;
   mutable buffer flux_scratch_;
 };

@@ -171,7 +171,7 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
   FUNCMESH_INLINE FUNCMESH_DEVICE value_type first_side(face_index f) const {
     const vec<face_index, 2> two = faces_.face_cells[f];
     const face_view v = faces_.face(f);
-    if (two[1] < 0) return fluxes_.on_boundary(faces_.physical[f], input_[two[0]], v);
+    if (two[1] < 0) return fluxes_.on_boundary(v.physical, input_[two[0]], v);
     return fluxes_.interior(input_[two[0]], input_[two[1]], v);
   }
   // For detail::windowed_face_sum, on the host: out of line, each with the flux inlined.

@@ -54,8 +54,9 @@ struct local_mesh {
   // ascending], so interior work can overlap communication. The owned groups are in
   // halo_options::order (locality by default), the halo by global index. Global ids
   // keep the input's numbering (outputs and checkpoints are keyed by them).
-  // Nodes: those local cells use, by global index. Boundary: the global mesh's boundary
-  // elements that are faces of local cells. Physical groups: the global mesh's.
+  // Nodes: those local cells use, by global index, without tags (cells.node_ids is empty:
+  // global_node names them). Boundary: the global mesh's boundary elements that are faces
+  // of local cells. Physical groups: the global mesh's.
   mesh cells;
   // Owned cells none of whose graph neighbours are halo cells: [0, interior_count).
   index_t interior_count = 0;
@@ -67,12 +68,9 @@ struct local_mesh {
   // halo_owner_offsets[q + 1]) (empty for q == part).
   std::vector<index_t> halo_owner_offsets;
   std::vector<neighbour_lists> neighbours;  // sorted by part
-  // Local cell indices ordered by global index, for local_cell().
-  std::vector<index_t> by_global;
+  // (A global cell's local index: local_cell_lookup, built on demand.)
 
   index_t halo_count() const { return cells.cell_count() - owned_count; }
-  // The local index of a global cell, or -1 when it is not in this local mesh.
-  index_t local_cell(index_t global) const;
 };
 
 // The local mesh of part `which`: part[c] in [0, parts) is the owner of global cell c.

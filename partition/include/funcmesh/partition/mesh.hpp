@@ -39,15 +39,20 @@ struct element_block {
   }
   void add(cell_type type, std::span<const index_t> element_nodes, std::int64_t id,
            int physical_id);
+  // Room for `elements` more elements with `element_nodes` nodes in all, so that a block
+  // built by add() holds no growth slack (a third of a large mesh's connectivity).
+  void reserve(std::size_t elements, std::size_t element_nodes);
 };
 
 struct mesh {
   int dimension = 0;  // 2 or 3: the dimension of the cells
   // Node coordinates; z = 0 in 2-D.
   std::vector<std::array<double, 3>> coordinates;
-  std::vector<std::int64_t> node_ids;  // global node ids (Gmsh node tags)
-  element_block cells;                 // elements of the top dimension
-  element_block boundary;              // elements of dimension - 1 (boundary tags)
+  // Global node ids (Gmsh node tags); empty where the nodes carry none (the Airfoil grid
+  // and local meshes: a node is named by its index, or by local_mesh::global_node).
+  std::vector<std::int64_t> node_ids;
+  element_block cells;     // elements of the top dimension
+  element_block boundary;  // elements of dimension - 1 (boundary tags)
   std::vector<physical_group> physical_groups;
 
   index_t node_count() const { return static_cast<index_t>(coordinates.size()); }
