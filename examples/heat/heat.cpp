@@ -5,10 +5,13 @@
 // and prints the L2 error; with --refine K it repeats on K meshes, each twice as fine,
 // and prints the observed order of convergence. --verbose also prints every rank's peak
 // resident size and its resident size at the end of the (last) solve, in MiB and bytes
-// per owned cell.
+// per owned cell. --paged DIR keeps u and the scheme's registers out of core, in files in
+// DIR with each field's cache a quarter of its data, and prints the same bits (one rank).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <numbers>
 #include <sstream>
 #include <string>
@@ -17,6 +20,7 @@
 #include <mpi.h>
 
 #include <funcmesh/comm.hpp>
+#include <funcmesh/paged/paged.hpp>
 #include <funcmesh/time.hpp>
 
 #include "../common/arguments.hpp"
@@ -76,6 +80,7 @@ struct settings {
   int refine = 1;
   double min_order = 0;
   bool verbose = false;
+  std::string paged;  // a directory: the fields out of core, in files there
   example::output_choice output;
 };
 
@@ -153,6 +158,67 @@ double exact(const std::array<double, 3>& x, int dimension, double kappa, double
   return u;
 }
 
+// The solve of --paged DIR: u on a file_store in DIR (the time driver makes each register
+// a paged function there too), each field cut into at least 16 pages of which 4 are
+// cached: the data are 4x the cache. The same expressions as in memory, assigned page by
+// page (neighbour reads of the face sums through the cache), so the same bits. One rank:
+// a paged function has no halo to exchange.
+double solve_paged(MPI_Comm comm, int rank, const settings& s, const fm::distributed_layout& layout,
+                   const boundary_table& boundary, double dt, bool last) {
+  const fm::face_set& faces = layout.faces();
+  const fm::grid_function<double>& volume = layout.volume();
+  const fm::index_t owned = layout.owned_count();
+  const int dimension = layout.local().cells.dimension;
+  const fm::paged_options pages{.page = std::max<fm::index_t>(1, owned / 16), .cached = 4};
+  const fm::file_store disk(s.paged);
+  fm::paged_grid_function<double> u(owned, disk, pages, "u");
+  {
+    std::vector<double> initial(static_cast<std::size_t>(owned), 0.0);
+    for (fm::index_t c = 0; c < owned && s.manufactured; ++c) {
+      initial[static_cast<std::size_t>(c)] =
+          exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, 0.0);
+    }
+    u.write(0, initial);
+  }
+  if (rank == 0 && !s.output.quiet) {
+    std::printf(
+        "heat: paged: u and the scheme's registers in files in %s, %lld pages of %lld "
+        "cells each, %lld cached (the data %.1fx the cache)\n",
+        s.paged.c_str(), static_cast<long long>(u.pages()), static_cast<long long>(u.page_size()),
+        static_cast<long long>(pages.cached),
+        static_cast<double>(u.pages()) / static_cast<double>(pages.cached));
+  }
+  const diffusion flux{s.kappa};
+  auto rhs = [&](const fm::paged_grid_function<double>& v) {
+    return fm::sum_over_faces(faces, flux, v, fm::on_other_groups(boundary)) / volume;
+  };
+  namespace time = fm::time;
+  time::progress_printer progress(rank == 0, 1.0, s.output.quiet);
+  time::options o;
+  o.t_end = s.t_end;
+  o.dt = dt;
+  o.progress_every = std::max<std::int64_t>(1, static_cast<std::int64_t>(s.t_end / o.dt / 200));
+  example::run_scheme(s.scheme, o, u, rhs, time::on_progress(progress),
+                      time::residual_norm([](const auto& now, const auto& before) {
+                        return std::sqrt(fm::sum((now - before) * (now - before)));
+                      }));
+  const double total = fm::sum(volume * u, {.reproducible = true});
+  if (rank == 0) std::printf("heat: sum of V u at t_end = %.17e\n", total);
+  if (last && s.verbose) {
+    example::print_memory(comm, "heat", "at the end", example::resident_bytes(), owned);
+  }
+  if (!s.manufactured) return 0.0;
+  fm::grid_function<double> reference(owned, "exact");
+  {
+    auto r = reference.write();
+    for (fm::index_t c = 0; c < owned; ++c) {
+      r[c] = exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, s.t_end);
+    }
+  }
+  const auto difference = u - reference;
+  return std::sqrt(fm::sum(volume * difference * difference));
+}
+
 // One solve; returns the L2 error against the manufactured solution (or 0).
 double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_choice& mesh,
              bool last) {
@@ -163,15 +229,6 @@ double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_cho
   const fm::index_t owned = layout.owned_count();
 
   const fm::grid_function<double>& volume = layout.volume();
-  fm::dist_function<double> u(layout, "u");
-  {
-    auto w = u.write();
-    for (fm::index_t c = 0; c < owned; ++c) {
-      w[c] = s.manufactured
-                 ? exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, 0.0)
-                 : 0.0;
-    }
-  }
   const diffusion flux{s.kappa};
   auto rhs = [&](const fm::dist_function<double>& v) {
     return fm::sum_over_faces(faces, flux, v, fm::on_other_groups(boundary)) / volume;
@@ -184,6 +241,16 @@ double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_cho
     std::printf("heat: %s, %lld cells on %d rank(s), %s, dt %.3g, t_end %g\n",
                 mesh.describe().c_str(), static_cast<long long>(layout.global_cells()),
                 layout.size(), s.scheme.c_str(), dt, s.t_end);
+  }
+  if (!s.paged.empty()) return solve_paged(comm, rank, s, layout, boundary, dt, last);
+  fm::dist_function<double> u(layout, "u");
+  {
+    auto w = u.write();
+    for (fm::index_t c = 0; c < owned; ++c) {
+      w[c] = s.manufactured
+                 ? exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, 0.0)
+                 : 0.0;
+    }
   }
   example::field_writer writer(s.output, "heat", layout);
   auto output = [&](const fm::time::step_info& step) {
@@ -226,6 +293,9 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
             "the L2 error");
   args.option("refine", s.refine, "with --manufactured: repeat on K meshes, each twice as fine");
   args.option("min-order", s.min_order, "exit 3 when the last observed order is below this");
+  args.option("paged", s.paged,
+              "keep u and the scheme's registers in files in this folder, each cached in a "
+              "quarter of its pages (one rank; no --vtk, --png)");
   s.output.add_to(args);
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
@@ -242,6 +312,17 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   }
   if (s.refine < 1 || (s.refine > 1 && !s.manufactured)) {
     throw example::usage_error("heat: --refine K needs K >= 1 and --manufactured");
+  }
+  if (!s.paged.empty()) {
+    int ranks = 1;
+    MPI_Comm_size(world, &ranks);
+    if (ranks != 1) throw example::usage_error("heat: --paged runs on one rank");
+    if (!s.output.vtk.empty() || !s.output.png.empty()) {
+      throw example::usage_error("heat: --paged writes no fields (no --vtk, --png)");
+    }
+    if (!std::filesystem::is_directory(s.paged)) {
+      throw example::usage_error("heat: --paged '" + s.paged + "' is not a folder");
+    }
   }
   if (s.manufactured && !s.mesh.file.empty()) {
     throw example::usage_error("heat: --manufactured runs on the built-in unit boxes");

@@ -233,7 +233,9 @@ TEST(face_set, geometry_is_stored_once_per_face_and_read_from_either_side) {
         // through both and is the mesh's (box2d's sides are tagged 1-4).
         EXPECT_EQ(seen.physical, stored.physical);
         EXPECT_EQ(stored.physical, two[1] < 0 ? all.physical[i] : 0);
-        if (two[1] < 0) EXPECT_GT(stored.physical, 0);
+        if (two[1] < 0) {
+          EXPECT_GT(stored.physical, 0);
+        }
       }
     }
     EXPECT_EQ(entries, 3 * faces.owned_count()) << "three faces per triangle";

@@ -138,39 +138,25 @@ std::vector<index_t> file_store::find(const find_request& request) {
       std::max<index_t>(1, static_cast<index_t>((std::size_t{4} << 20) / l.page_bytes()));
   const index_t blocks = (l.pages + pages_per_block - 1) / pages_per_block;
   std::vector<std::vector<index_t>> found(static_cast<std::size_t>(blocks));
-  std::exception_ptr failure;
-  [[maybe_unused]] const int threads = exec::threads_for(l.size);
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-#endif
-  for (index_t b = 0; b < blocks; ++b) {
-    try {
-      const index_t first_page = b * pages_per_block;
-      const index_t end_page = std::min(l.pages, first_page + pages_per_block);
-      const index_t first = first_page * l.page_elements;
-      const index_t end = std::min(l.size, end_page * l.page_elements);
-      std::vector<std::byte> data(static_cast<std::size_t>(end - first) * l.element_bytes);
-      // Whole pages of the plain image: one pread for the block.
-      read_exactly(fd_, data.data(), data.size(), static_cast<std::size_t>(first) * l.element_bytes,
-                   file_);
-      auto& out = found[static_cast<std::size_t>(b)];
-      for (index_t page = first_page; page < end_page; ++page) {
-        std::vector<index_t> matches;
-        detail::scan_elements(
-            data.data() +
-                static_cast<std::size_t>(page * l.page_elements - first) * l.element_bytes,
-            l.elements_in(page), l.element_bytes, request, page * l.page_elements,
-            request.max_per_channel, matches);
-        out.insert(out.end(), matches.begin(), matches.end());
-      }
-    } catch (...) {
-#if defined(_OPENMP)
-#pragma omp critical(funcmesh_paged_file_find)
-#endif
-      if (!failure) failure = std::current_exception();
+  detail::for_each_task(blocks, exec::threads_for(l.size), [&](index_t b) {
+    const index_t first_page = b * pages_per_block;
+    const index_t end_page = std::min(l.pages, first_page + pages_per_block);
+    const index_t first = first_page * l.page_elements;
+    const index_t end = std::min(l.size, end_page * l.page_elements);
+    std::vector<std::byte> data(static_cast<std::size_t>(end - first) * l.element_bytes);
+    // Whole pages of the plain image: one pread for the block.
+    read_exactly(fd_, data.data(), data.size(), static_cast<std::size_t>(first) * l.element_bytes,
+                 file_);
+    auto& out = found[static_cast<std::size_t>(b)];
+    for (index_t page = first_page; page < end_page; ++page) {
+      std::vector<index_t> matches;
+      detail::scan_elements(
+          data.data() + static_cast<std::size_t>(page * l.page_elements - first) * l.element_bytes,
+          l.elements_in(page), l.element_bytes, request, page * l.page_elements,
+          request.max_per_channel, matches);
+      out.insert(out.end(), matches.begin(), matches.end());
     }
-  }
-  if (failure) std::rethrow_exception(failure);
+  });
   std::vector<index_t> result;
   for (auto& part : found) result.insert(result.end(), part.begin(), part.end());
   detail::cap_per_channel(result, l, request.max_per_channel);  // already in file order

@@ -49,13 +49,46 @@ void cap_per_channel(std::vector<index_t>& sorted, const page_layout& layout,
   sorted.erase(end, sorted.end());
 }
 
+void for_each_task(index_t count, int threads, const std::function<void(index_t)>& task) {
+  std::exception_ptr failure;
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+#endif
+  for (index_t t = 0; t < count; ++t) {
+    try {
+      task(t);
+    } catch (...) {
+#if defined(_OPENMP)
+#pragma omp critical(funcmesh_paged_task_failure)
+#endif
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  static_cast<void>(threads);
+  if (failure) std::rethrow_exception(failure);
+}
+
 }  // namespace detail
 
-// Tasks of about a MiB of consecutive local pages of one channel: each keeps its own
-// matches in increasing order, so concatenating a channel's tasks in order and cutting at
-// the cap keeps that channel's lowest indices.
+// Channels scanned where they are stored first (each slot mapped to its global index,
+// a short last page's unused slots dropped); the rest in tasks of about a MiB of
+// consecutive local pages of one channel: each keeps its own matches in increasing order,
+// so concatenating a channel's tasks in order and cutting at the cap keeps that channel's
+// lowest indices.
 std::vector<index_t> page_store::find(const find_request& request) {
   const page_layout& l = layout();
+  std::vector<index_t> result;
+  std::vector<bool> scanned(static_cast<std::size_t>(l.channels), false);
+  for (int c = 0; c < l.channels; ++c) {
+    const auto slots = scan_where_stored(c, request, request.max_per_channel);
+    if (!slots) continue;
+    scanned[static_cast<std::size_t>(c)] = true;
+    for (const index_t slot : *slots) {
+      const index_t page = l.page_of(c, slot / l.page_elements);
+      const index_t k = slot % l.page_elements;
+      if (k < l.elements_in(page)) result.push_back(page * l.page_elements + k);
+    }
+  }
   const index_t pages_per_task =
       std::max<index_t>(1, static_cast<index_t>((std::size_t{1} << 20) / l.page_bytes()));
   struct task {
@@ -63,46 +96,34 @@ std::vector<index_t> page_store::find(const find_request& request) {
     index_t first_local, end_local;
   };
   std::vector<task> tasks;
-  for (int c = 0; c < l.channels; ++c)
+  for (int c = 0; c < l.channels; ++c) {
+    if (scanned[static_cast<std::size_t>(c)]) continue;
     for (index_t local = 0; local < l.pages_on(c); local += pages_per_task)
       tasks.push_back({c, local, std::min(l.pages_on(c), local + pages_per_task)});
+  }
 
   std::vector<std::vector<index_t>> found(tasks.size());
-  std::exception_ptr failure;
-  [[maybe_unused]] const int threads = exec::threads_for(l.size);
-  [[maybe_unused]] const auto task_count = static_cast<long>(tasks.size());
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-#endif
-  for (long t = 0; t < task_count; ++t) {
-    const task& work = tasks[static_cast<std::size_t>(t)];
-    std::vector<std::byte> staging;
-    try {
-      const std::byte* base = host_address(work.channel);
-      for (index_t local = work.first_local; local < work.end_local; ++local) {
-        const index_t page = l.page_of(work.channel, local);
-        const std::byte* data = nullptr;
-        if (base != nullptr) {
-          data = base + static_cast<std::size_t>(local) * l.page_bytes();
-        } else {
-          staging.resize(l.page_bytes());
-          read(work.channel, local, 0, l.bytes_in(page), staging.data());
-          data = staging.data();
+  detail::for_each_task(
+      static_cast<index_t>(tasks.size()), exec::threads_for(l.size), [&](index_t t) {
+        const task& work = tasks[static_cast<std::size_t>(t)];
+        std::vector<std::byte> staging;
+        const std::byte* base = host_address(work.channel);
+        for (index_t local = work.first_local; local < work.end_local; ++local) {
+          const index_t page = l.page_of(work.channel, local);
+          const std::byte* data = nullptr;
+          if (base != nullptr) {
+            data = base + static_cast<std::size_t>(local) * l.page_bytes();
+          } else {
+            staging.resize(l.page_bytes());
+            read(work.channel, local, 0, l.bytes_in(page), staging.data());
+            data = staging.data();
+          }
+          detail::scan_elements(data, l.elements_in(page), l.element_bytes, request,
+                                page * l.page_elements, request.max_per_channel,
+                                found[static_cast<std::size_t>(t)]);
         }
-        detail::scan_elements(data, l.elements_in(page), l.element_bytes, request,
-                              page * l.page_elements, request.max_per_channel,
-                              found[static_cast<std::size_t>(t)]);
-      }
-    } catch (...) {
-#if defined(_OPENMP)
-#pragma omp critical(funcmesh_paged_find)
-#endif
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+      });
 
-  std::vector<index_t> result;
   for (auto& part : found) result.insert(result.end(), part.begin(), part.end());
   std::sort(result.begin(), result.end());
   detail::cap_per_channel(result, l, request.max_per_channel);

@@ -8,6 +8,7 @@
 
 #include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/simulated_device.hpp>
+#include <funcmesh/paged/detail/device_find.hpp>
 #include <funcmesh/paged/paged_error.hpp>
 
 namespace funcmesh {
@@ -229,6 +230,28 @@ const std::byte* space_store::host_address(int channel) const {
   if (memory_.empty() || !host_addressable(channel_space_[static_cast<std::size_t>(channel)]))
     return nullptr;
   return memory_[static_cast<std::size_t>(channel)];
+}
+
+std::optional<std::vector<index_t>> space_store::scan_where_stored(int channel,
+                                                                   const find_request& request,
+                                                                   index_t cap) const {
+  const memory_space space = channel_space_[static_cast<std::size_t>(channel)];
+  if (memory_.empty() || space.is_host()) return std::nullopt;
+  const page_layout& l = layout();
+  if (space.kind == simulated_kind()) {
+    // As on a device: every slot of the channel, a short last page's unused ones too, in
+    // place (a simulated device's kernels run on the host), so that find()'s handling of
+    // device scans is tested without a GPU.
+    std::vector<index_t> slots;
+    detail::scan_elements(memory_[static_cast<std::size_t>(channel)],
+                          l.pages_on(channel) * l.page_elements, l.element_bytes, request, 0, cap,
+                          slots);
+    return slots;
+  }
+  if (space.kind != space_kind::cuda) return std::nullopt;
+  return detail::cuda_find_slots(space.device, memory_[static_cast<std::size_t>(channel)],
+                                 l.pages_on(channel) * l.page_elements, l.element_bytes, request,
+                                 cap);
 }
 
 }  // namespace funcmesh

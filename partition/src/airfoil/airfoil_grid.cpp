@@ -3,6 +3,7 @@
 // its mirror image bounds a rectangle-like C-grid in the w plane, squared back to z.
 #include <funcmesh/partition/airfoil_grid.hpp>
 
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -69,6 +70,45 @@ double round_to_file(double x) {
   return rounded == 0 ? std::copysign(0.0, x) : rounded;  // printf keeps "-0.000000"
 }
 
+// Node (a, b) -> index; (a, 0) for a >= 2I is its wake-cut twin (3I - a, 0).
+index_t node_index(index_t a, index_t b, index_t I, index_t columns) {
+  if (b > 0) return a + b * columns - (I + 1);
+  return a < 2 * I ? a : 3 * I - a;
+}
+
+// Every node's position: the grid lines of the square-root plane, squared (z = w^2).
+// Apart from airfoil_grid, whose inlined vector destructors otherwise trip a false
+// -Wfree-nonheap-object of GCC 12.
+std::vector<std::array<double, 3>> node_coordinates(const airfoil_options& options, index_t columns,
+                                                    index_t nodes) {
+  const index_t I = options.i, J = options.j;
+  // Grid lines in the square-root plane: xi per column, the lower end eta per column.
+  std::vector<double> xi(static_cast<std::size_t>(columns)), eta0(xi.size(), 0.0);
+  const auto spline = surface_spline();
+  for (index_t a = 0; a < columns; ++a) {
+    const auto au = static_cast<std::size_t>(a);
+    xi[au] = -3 + 2 * static_cast<double>(a) / static_cast<double>(I);
+    if (a > I && a < 2 * I) eta0[au] = spline(xi[au]);
+  }
+  std::vector<std::array<double, 3>> coordinates(static_cast<std::size_t>(nodes));
+  for (index_t b = 0; b <= J; ++b) {
+    for (index_t a = 0; a < columns; ++a) {
+      if (b == 0 && a >= 2 * I) continue;  // merged into its twin
+      const auto au = static_cast<std::size_t>(a);
+      const double e =
+          b == J ? 3.0
+                 : eta0[au] + (3 - eta0[au]) * static_cast<double>(b) / static_cast<double>(J);
+      double x = xi[au] * xi[au] - e * e, y = 2 * xi[au] * e;
+      if (options.round_to_file_precision) {
+        x = round_to_file(x);
+        y = round_to_file(y);
+      }
+      coordinates[static_cast<std::size_t>(node_index(a, b, I, columns))] = {x, y, 0.0};
+    }
+  }
+  return coordinates;
+}
+
 }  // namespace
 
 mesh airfoil_grid(const airfoil_options& options) {
@@ -83,40 +123,11 @@ mesh airfoil_grid(const airfoil_options& options) {
   const index_t cells = multiply(multiply(3, I), J);
   const index_t nodes = multiply(columns, J + 1) - (I + 1);
 
-  // Grid lines in the square-root plane: xi per column, the lower end eta per column.
-  std::vector<double> xi(static_cast<std::size_t>(columns)), eta0(xi.size(), 0.0);
-  const auto spline = surface_spline();
-  for (index_t a = 0; a < columns; ++a) {
-    const auto au = static_cast<std::size_t>(a);
-    xi[au] = -3 + 2 * static_cast<double>(a) / static_cast<double>(I);
-    if (a > I && a < 2 * I) eta0[au] = spline(xi[au]);
-  }
-
-  // Node (a, b) -> index; (a, 0) for a >= 2I is its wake-cut twin (3I - a, 0).
-  auto node = [&](index_t a, index_t b) -> index_t {
-    if (b > 0) return a + b * columns - (I + 1);
-    return a < 2 * I ? a : 3 * I - a;
-  };
+  auto node = [&](index_t a, index_t b) { return node_index(a, b, I, columns); };
 
   mesh m;
   m.dimension = 2;
-  m.coordinates.resize(static_cast<std::size_t>(nodes));
-  for (index_t b = 0; b <= J; ++b) {
-    for (index_t a = 0; a < columns; ++a) {
-      if (b == 0 && a >= 2 * I) continue;  // merged into its twin
-      const auto au = static_cast<std::size_t>(a);
-      const double e =
-          b == J ? 3.0
-                 : eta0[au] + (3 - eta0[au]) * static_cast<double>(b) / static_cast<double>(J);
-      double x = xi[au] * xi[au] - e * e, y = 2 * xi[au] * e;
-      if (options.round_to_file_precision) {
-        x = round_to_file(x);
-        y = round_to_file(y);
-      }
-      const index_t v = node(a, b);
-      m.coordinates[static_cast<std::size_t>(v)] = {x, y, 0.0};
-    }
-  }
+  m.coordinates = node_coordinates(options, columns, nodes);
 
   element_block& c = m.cells;
   c.types.reserve(static_cast<std::size_t>(cells));

@@ -28,6 +28,11 @@ class aliasing_error : public error {
   using error::error;
 };
 
+namespace detail {
+// The windows of one page of a page-by-page loop over paged grid functions (paged/).
+class page_binding;
+}  // namespace detail
+
 class grid_function_base {
  public:
   const std::string& name() const { return name_; }
@@ -83,6 +88,11 @@ class binder {
   // skips copying old contents when the loop writes every index.
   void* bind_target(grid_function_base& target, bool overwrite);
   const void* bind_read(const grid_function_base& function);
+  // Set only by the page-by-page loops of paged grid functions: what their leaves bind
+  // to for the page being computed. Null elsewhere, and a paged leaf then refuses to bind
+  // (its values are not in any one space: the loop must map them page by page).
+  void set_pages(const detail::page_binding* pages) { pages_ = pages; }
+  const detail::page_binding* pages() const { return pages_; }
 
  private:
   struct bound_target {
@@ -93,6 +103,7 @@ class binder {
 
   memory_space space_;
   token* holder_;
+  const detail::page_binding* pages_ = nullptr;
   // Loops write few targets: the first ones live here, so that binding allocates nothing.
   std::array<bound_target, 4> first_targets_{};
   std::size_t first_count_ = 0;

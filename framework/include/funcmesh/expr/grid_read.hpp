@@ -13,6 +13,9 @@ namespace funcmesh {
 // The halo bookkeeping of a distributed function. Defined by the comm layer; the framework
 // only carries the pointer from the expression to the assignment that visits it.
 class halo_state;
+// A paged grid function (paged/paged_function_base.hpp): its reads are extent-only here,
+// named by this pointer so that the page-by-page loops can find and map them.
+class paged_function_base;
 
 struct grid_read {
   // The values read; null for a read that only bounds the loop (a face set's cells).
@@ -26,6 +29,9 @@ struct grid_read {
   halo_state* halo = nullptr;
   // Names an extent-only read in messages.
   const char* extent_name = nullptr;
+  // Set when the values are a paged grid function's (function is then null: its values
+  // are not in a buffer). Loops that are not paged ignore it; their binding refuses it.
+  const paged_function_base* paged = nullptr;
 
   static grid_read of(const grid_function_base& f, read_mode mode, halo_state* halo = nullptr) {
     return {&f, mode, f.owned_size(), f.total_size(), halo, nullptr};

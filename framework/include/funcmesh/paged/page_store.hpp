@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,9 +58,20 @@ class page_store {
   virtual const std::byte* host_address(int /*channel*/) const { return nullptr; }
 
   // Sorted global indices of the matching elements, at most max_per_channel per channel
-  // (the lowest). The default scans every page in parallel: in place where host_address
-  // is set, else through read() one page at a time into host memory.
+  // (the lowest). Each channel is scanned where its pages live when the store can
+  // (scan_where_stored: a kernel on a CUDA device); the others in parallel on the host: in
+  // place where host_address is set, else through read() one page at a time.
   virtual std::vector<index_t> find(const find_request& request);
+
+  // For find(): channel `channel`'s matching element slots k (local page k / page
+  // elements, element k % page elements; a short last page's unused slots included),
+  // ascending, at most `cap`, scanned where the pages live; nullopt where the store has
+  // no such scan (the default), and find() then scans the channel on the host.
+  virtual std::optional<std::vector<index_t>> scan_where_stored(int /*channel*/,
+                                                                const find_request& /*request*/,
+                                                                index_t /*cap*/) const {
+    return std::nullopt;
+  }
 
   // True when the data outlive the array (a kept file): the array then writes its dirty
   // pages back when it is destroyed.
@@ -82,6 +94,10 @@ void scan_elements(const std::byte* data, index_t count, std::size_t element_byt
 // Keeps the first max_per_channel matches of each channel of `sorted` (global indices).
 void cap_per_channel(std::vector<index_t>& sorted, const page_layout& layout,
                      index_t max_per_channel);
+// Runs task(t) for every t < count on up to `threads` OpenMP threads, one task at a time
+// each, and rethrows the first failure once all have stopped (an exception must not leave
+// an OpenMP region): the stores' parallel scans.
+void for_each_task(index_t count, int threads, const std::function<void(index_t)>& task);
 }  // namespace detail
 
 }  // namespace funcmesh

@@ -1,6 +1,7 @@
 // Paged arrays in one include: paged_array<T> over its stores (space_store: device,
 // simulated or host memory; file_store: a file), per-channel LRU page caches with their
-// statistics, and the bandwidth probe that proposes channel counts.
+// statistics, the bandwidth probe that proposes channel counts, and paged_grid_function
+// (a grid function on a paged array, assigned and reduced page by page).
 #pragma once
 
 #include <funcmesh/paged/bandwidth_probe.hpp>
@@ -10,5 +11,6 @@
 #include <funcmesh/paged/page_store.hpp>
 #include <funcmesh/paged/paged_array.hpp>
 #include <funcmesh/paged/paged_error.hpp>
+#include <funcmesh/paged/paged_grid_function.hpp>
 #include <funcmesh/paged/paged_options.hpp>
 #include <funcmesh/paged/space_store.hpp>

@@ -53,9 +53,13 @@ class space_store final : public page_store {
             void* destination) override;
   void write(int channel, index_t local_page, std::size_t offset, std::size_t bytes,
              const void* source) override;
-  // Host and simulated memory are scanned in place (the simulated device's "kernel" runs
-  // on the host, as its executor does); other kinds go through read().
+  // Host and simulated memory in place (the host can read both without a copy).
   const std::byte* host_address(int channel) const override;
+  // A CUDA space's channel is scanned by a kernel on its device (only the matches come
+  // back), a simulated device's as that kernel would, on the host; nullopt for host
+  // memory (scanned in place by find()'s parallel tasks).
+  std::optional<std::vector<index_t>> scan_where_stored(int channel, const find_request& request,
+                                                        index_t cap) const override;
 
  protected:
   // Throws allocation_error naming the space and the bytes when a space has not the

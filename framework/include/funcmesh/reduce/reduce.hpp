@@ -5,6 +5,9 @@
 // reproducible = true makes sums bitwise identical whatever the executor, thread count and
 // order: values are added exactly (exact_sum) and rounded once. min and max are then
 // order-independent too (NaN wins, -0 < +0).
+//
+// An expression that reads paged grid functions is reduced page by page on a host
+// executor (paged/detail/page_loop.hpp): the same results, reproducible sums bitwise.
 #pragma once
 
 #include <cmath>
@@ -17,6 +20,7 @@
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/iteration_space.hpp>
 #include <funcmesh/expr/operators.hpp>
+#include <funcmesh/paged/detail/page_loop.hpp>
 #include <funcmesh/reduce/exact_sum.hpp>
 
 namespace funcmesh {
@@ -105,27 +109,53 @@ struct minmax_combine {
   }
 };
 
-// Binds the expression where the executor runs and calls run(executor, range, map).
-template <class Compiler, class E, class Run>
-auto with_bound_map(const E& expression, const reduce_options& options, const char* what,
-                    const Run& run) {
-  const auto node = as_node(expression);
+// Page by page: each page's windows mapped and the expression bound to them, its result
+// the next page's carry, so init enters once and a serial reduction is the same left fold
+// as over memory. Exact sums merge exactly, hence the same bits on every executor.
+template <class Node, class T, class Run>
+T reduce_pages(const Node& node, const reduce_options& options, const char* what, T carry,
+               const Run& run, const exec::loop_shape& shape) {
   reduction_extent extent;
-  node.visit(extent);
-  const index_range range = resolve_reduction(extent, options.over);
+  node.visit(extent);  // every read of the same size
+  page_binding pages(nullptr, std::string("a ") + what + " over paged grid functions");
+  node.visit(pages);
+  const index_range range = pages.resolve(options.over, pages.walked().size());
+  const executor chosen = pages.host_executor(options.on, Node::serial_only);
+  for_each_read_page(pages, range, [&](index_range piece, binder& b) {
+    const auto bound = node.bind(b);
+    carry = run(chosen, piece, evaluate_at<std::remove_cv_t<decltype(bound)>>{bound}, shape,
+                exec::loop_label{what}, carry);
+  });
+  return carry;
+}
+
+// Binds the expression where the executor runs and returns run(executor, range, map,
+// shape, label, init). Expressions with paged leaves go page by page (reduce_pages).
+template <class Compiler, class E, class T, class Run>
+T with_bound_map(const E& expression, const reduce_options& options, const char* what, T init,
+                 const Run& run) {
+  const auto node = as_node(expression);
   using node_type = std::remove_cvref_t<decltype(node)>;
-  const executor chosen = exec::effective_executor(
-      options.on.value_or(default_executor<Compiler>()), node_type::serial_only);
   constexpr exec::loop_shape shape{node_type::serial_only, node_type::work};
-  token holder;
-  binder b(chosen.space(), holder);
-  auto bound = node.bind(b);
-  if (options.over.what() == iteration_space::kind::list) {
-    evaluate_listed<decltype(bound)> map{bound,
-                                         options.over.indices()->read_view(chosen.space(), holder)};
-    return run(chosen, range, map, shape, exec::loop_label{what});
+  if constexpr (binds_paged_v<node_type>) {
+    return reduce_pages(node, options, what, init, run, shape);
+  } else {
+    reduction_extent extent;
+    node.visit(extent);
+    const index_range range = resolve_reduction(extent, options.over);
+    const executor chosen = exec::effective_executor(
+        options.on.value_or(default_executor<Compiler>()), node_type::serial_only);
+    token holder;
+    binder b(chosen.space(), holder);
+    auto bound = node.bind(b);
+    if (options.over.what() == iteration_space::kind::list) {
+      evaluate_listed<decltype(bound)> map{
+          bound, options.over.indices()->read_view(chosen.space(), holder)};
+      return run(chosen, range, map, shape, exec::loop_label{what}, init);
+    }
+    return run(chosen, range, evaluate_at<decltype(bound)>{bound}, shape, exec::loop_label{what},
+               init);
   }
-  return run(chosen, range, evaluate_at<decltype(bound)>{bound}, shape, exec::loop_label{what});
 }
 
 }  // namespace detail
@@ -135,10 +165,10 @@ auto with_bound_map(const E& expression, const reduce_options& options, const ch
 template <class Compiler = exec::this_compiler, Expression E, class T, class Op>
 T reduce(const E& expression, T init, Op op, const reduce_options& options = {}) {
   return detail::with_bound_map<Compiler>(
-      expression, options, "reduce",
+      expression, options, "reduce", init,
       [&](const executor& chosen, index_range range, const auto& map, const exec::loop_shape& shape,
-          const exec::loop_label& label) {
-        return exec::transform_reduce<Compiler>(chosen, range.begin, range.end, init, map, op,
+          const exec::loop_label& label, T carry) {
+        return exec::transform_reduce<Compiler>(chosen, range.begin, range.end, carry, map, op,
                                                 shape, label);
       });
 }
@@ -149,12 +179,14 @@ exact_sum exact_sum_of(const E& expression, const reduce_options& options = {}) 
   static_assert(std::is_arithmetic_v<expr_value_t<E>>,
                 "funcmesh: reproducible sums are of numbers (sum vec values per component)");
   return detail::with_bound_map<Compiler>(
-      expression, options, "reproducible sum",
+      expression, options, "reproducible sum", exact_sum{},
       [&](const executor& chosen, index_range range, const auto& map, const exec::loop_shape& shape,
-          const exec::loop_label& label) {
+          const exec::loop_label& label, const exact_sum& carry) {
         using map_type = std::remove_cvref_t<decltype(map)>;
-        return exec::accumulate<Compiler, exact_sum>(
+        exact_sum total = exec::accumulate<Compiler, exact_sum>(
             chosen, range.begin, range.end, detail::exact_add<map_type>{map}, shape, label);
+        total.merge(carry);  // exact: the pages' partial sums in any grouping, same bits
+        return total;
       });
 }
 
@@ -202,13 +234,13 @@ minmax_result<expr_value_t<E>> minmax(const E& expression, const reduce_options&
                             ? -std::numeric_limits<value>::infinity()
                             : std::numeric_limits<value>::lowest();
   return detail::with_bound_map<Compiler>(
-      expression, options, "minmax",
+      expression, options, "minmax", minmax_result<value>{high, low},
       [&](const executor& chosen, index_range range, const auto& map, const exec::loop_shape& shape,
-          const exec::loop_label& label) {
+          const exec::loop_label& label, const minmax_result<value>& carry) {
         using map_type = std::remove_cvref_t<decltype(map)>;
-        return exec::transform_reduce<Compiler>(
-            chosen, range.begin, range.end, minmax_result<value>{high, low},
-            detail::duplicate<map_type>{map}, detail::minmax_combine{}, shape, label);
+        return exec::transform_reduce<Compiler>(chosen, range.begin, range.end, carry,
+                                                detail::duplicate<map_type>{map},
+                                                detail::minmax_combine{}, shape, label);
       });
 }
 
