@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <funcmesh/expr/expr.hpp>
+#include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/memory_space.hpp>
 #include <funcmesh/paged/paged.hpp>
 
@@ -53,6 +54,16 @@ std::vector<double> interleaved(int rounds, const std::vector<std::function<void
   std::vector<double> result;
   for (auto& t : times) result.push_back(median(t));
   return result;
+}
+
+// Every element 1, written a page at a time and flushed: the store holds the data.
+void fill_with_ones(fm::paged_array<double>& a) {
+  const std::vector<double> ones(65536, 1.0);
+  for (fm::index_t i = 0; i < a.size(); i += 65536) {
+    const auto count = static_cast<std::size_t>(std::min<fm::index_t>(65536, a.size() - i));
+    a.write(i, std::span<const double>(ones.data(), count));
+  }
+  a.flush();
 }
 
 std::size_t last_level_cache_bytes() {
@@ -187,12 +198,7 @@ int main(int argc, char** argv) {
   {
     fm::paged_array<double> a(big, fm::space_store(fm::host_space, 4),
                               {.page = 65536, .cached = 1});
-    const std::vector<double> ones(65536, 1.0);
-    for (fm::index_t i = 0; i < big; i += 65536) {
-      a.write(i, std::span<const double>(
-                     ones.data(), static_cast<std::size_t>(std::min<fm::index_t>(65536, big - i))));
-    }
-    a.flush();
+    fill_with_ones(a);
     std::vector<double> out(static_cast<std::size_t>(big)),
         from(static_cast<std::size_t>(big), 2.0), to(static_cast<std::size_t>(big));
     const auto t = interleaved(
@@ -207,30 +213,70 @@ int main(int argc, char** argv) {
         to[7]);
   }
 
-  // paged_get_ns: one thread, get() at random indices of pages that are all cached.
-  double get_ns = 0;
+  // On a GPU machine, the same bulk read from a CUDA store (4 channels on device 0) into
+  // pinned host memory, over one cudaMemcpy of the same bytes from device memory into
+  // pinned memory (the PCIe bound).
+  double gpu_fraction = -1;
+  const std::vector<fm::memory_space> spaces = fm::available_spaces();
+  if (std::find(spaces.begin(), spaces.end(), fm::cuda_space(0)) != spaces.end()) {
+    const std::size_t bytes = static_cast<std::size_t>(big) * sizeof(double);
+    fm::memory_manager& cuda = fm::memory_manager_for(fm::space_kind::cuda);
+    fm::paged_array<double> a(big, fm::space_store(fm::cuda_space(0), 4),
+                              {.page = 65536, .cached = 1});
+    fill_with_ones(a);
+    const fm::detail::pinned_host_allocation pinned = fm::detail::allocate_pinned_host(bytes);
+    void* device = cuda.allocate(0, bytes);
+    std::span<double> out(static_cast<double*>(pinned.pointer), static_cast<std::size_t>(big));
+    const auto t = interleaved(7, {[&] { a.read(0, out); },
+                                   [&] {
+                                     fm::copy_bytes(fm::host_space, pinned.pointer,
+                                                    fm::cuda_space(0), device, bytes);
+                                   }});
+    gpu_fraction = t[1] / t[0];
+    std::printf(
+        "== bulk from cuda:0: %.1f MiB, read() %.2f GB/s, pinned cudaMemcpy %.2f GB/s "
+        "(out[7] %g)\n",
+        static_cast<double>(bytes) / 1048576.0, 1e-9 * static_cast<double>(bytes) / t[0],
+        1e-9 * static_cast<double>(bytes) / t[1], out[7]);
+    cuda.deallocate(0, device);
+    fm::detail::deallocate_pinned_host(pinned, bytes);
+  } else {
+    std::printf("== bulk from a GPU: no GPU visible, skipped\n");
+  }
+
+  // paged_get_ns: one thread, get() at random indices of pages that are all cached, with
+  // the default LRU cache (the figure) and CLOCK, alternated.
+  double get_ns = 0, clock_get_ns = 0;
   {
     const fm::index_t page = 1024, pages = 32;
-    fm::paged_array<double> a(page * pages, fm::space_store(fm::host_space, 4),
-                              {.page = page, .cached = pages / 4});
-    for (fm::index_t i = 0; i < a.size(); ++i) a.set(i, static_cast<double>(i));
+    auto make = [&](fm::page_replacement replacement) {
+      fm::paged_array<double> a(page * pages, fm::space_store(fm::host_space, 4),
+                                {.page = page, .cached = pages / 4, .replacement = replacement});
+      for (fm::index_t i = 0; i < a.size(); ++i) a.set(i, static_cast<double>(i));
+      a.reset_statistics();
+      return a;
+    };
+    fm::paged_array<double> lru = make(fm::page_replacement::lru);
+    fm::paged_array<double> clock = make(fm::page_replacement::clock);
     const fm::index_t n = quick ? 20000 : 2000000;
     std::vector<fm::index_t> where(static_cast<std::size_t>(n));
     std::mt19937_64 random_engine(11);
     for (auto& i : where)
-      i = static_cast<fm::index_t>(random_engine() % static_cast<std::uint64_t>(a.size()));
+      i = static_cast<fm::index_t>(random_engine() % static_cast<std::uint64_t>(lru.size()));
     double sink = 0;
-    a.reset_statistics();
-    std::vector<double> t;
-    for (int r = 0; r < 7; ++r) {
-      t.push_back(seconds_of([&] {
-        for (const fm::index_t i : where) sink += a.get(i);
-      }));
-    }
-    get_ns = 1e9 * median(t) / static_cast<double>(n);
-    std::printf("== get on cached pages: %.1f ns (misses %llu over %zu gets, sink %g)\n", get_ns,
-                static_cast<unsigned long long>(a.statistics().misses), t.size() * where.size(),
-                sink);
+    const auto t = interleaved(7, {[&] {
+                                     for (const fm::index_t i : where) sink += lru.get(i);
+                                   },
+                                   [&] {
+                                     for (const fm::index_t i : where) sink += clock.get(i);
+                                   }});
+    get_ns = 1e9 * t[0] / static_cast<double>(n);
+    clock_get_ns = 1e9 * t[1] / static_cast<double>(n);
+    std::printf(
+        "== get on cached pages: LRU %.1f ns, CLOCK %.1f ns (misses %llu and %llu over %zu gets "
+        "each, sink %g)\n",
+        get_ns, clock_get_ns, static_cast<unsigned long long>(lru.statistics().misses),
+        static_cast<unsigned long long>(clock.statistics().misses), 7 * where.size(), sink);
   }
 
   // out_of_core_ratio: y = 2 x + y on paged grid functions in a file 4x their caches (the
@@ -291,7 +337,15 @@ int main(int argc, char** argv) {
 
   std::printf("\npaged_bulk_fraction %.3f  (goal >= 0.8: %s; bulk read bypasses the cache)\n",
               bulk_fraction, bulk_fraction >= 0.8 ? "PASS" : "MISS");
-  std::printf("paged_get_ns %.1f  (goal <= 20: %s)\n", get_ns, get_ns <= 20 ? "PASS" : "MISS");
+  if (gpu_fraction >= 0) {
+    std::printf(
+        "paged_gpu_bulk_fraction %.3f  (bulk read from a CUDA store over pinned "
+        "cudaMemcpy)\n",
+        gpu_fraction);
+  }
+  std::printf("paged_get_ns %.1f  (goal <= 20: %s; the default LRU cache)\n", get_ns,
+              get_ns <= 20 ? "PASS" : "MISS");
+  std::printf("paged_get_ns_clock %.1f  (the same with .replacement = clock)\n", clock_get_ns);
   std::printf("out_of_core_ratio %.2f  (goal <= 3: %s)\n", out_of_core,
               out_of_core <= 3 ? "PASS" : "MISS");
   return 0;

@@ -1,4 +1,4 @@
-// One channel's LRU page cache (see detail/page_cache.hpp).
+// One channel's page cache, LRU or CLOCK (see detail/page_cache.hpp).
 #include <funcmesh/paged/detail/page_cache.hpp>
 
 #include <bit>
@@ -14,12 +14,14 @@ namespace {
 constexpr std::size_t slab_alignment = 4096;  // a page boundary: DMA- and SIMD-friendly
 }
 
-page_cache::page_cache(index_t slots, std::size_t page_bytes)
+page_cache::page_cache(index_t slots, std::size_t page_bytes, page_replacement replacement)
     : page_bytes_(page_bytes),
       key_(static_cast<std::size_t>(slots), no_page),
       dirty_(static_cast<std::size_t>(slots), 0),
+      replacement_(replacement),
       previous_(static_cast<std::size_t>(slots), -1),
-      next_(static_cast<std::size_t>(slots), -1) {
+      next_(static_cast<std::size_t>(slots), -1),
+      referenced_(static_cast<std::size_t>(slots), 0) {
   const std::size_t bytes = static_cast<std::size_t>(slots) * page_bytes;  // checked by layout
   const std::size_t rounded = (bytes + slab_alignment - 1) / slab_alignment * slab_alignment;
   memory_ = static_cast<std::byte*>(std::aligned_alloc(slab_alignment, rounded));
@@ -104,10 +106,21 @@ void page_cache::push_back(int slot) {
   if (head_ < 0) head_ = slot;
 }
 
-void page_cache::touch(int slot) {
-  if (slot == head_) return;  // the common case of a run of accesses to one page
+void page_cache::move_to_front(int slot) {
   unlink(slot);
   push_front(slot);
+}
+
+int page_cache::victim() {
+  if (replacement_ == page_replacement::lru) return tail_;
+  // At most one full turn clears every bit, so the sweep ends within two turns.
+  const int n = static_cast<int>(key_.size());
+  for (;;) {
+    const auto s = static_cast<std::size_t>(hand_);
+    if (key_[s] == no_page || referenced_[s] == 0) return hand_;
+    referenced_[s] = 0;
+    hand_ = hand_ + 1 == n ? 0 : hand_ + 1;
+  }
 }
 
 void page_cache::assign(int slot, index_t key) {
@@ -116,7 +129,13 @@ void page_cache::assign(int slot, index_t key) {
   key_[s] = key;
   dirty_[s] = 0;
   insert_key(slot);
-  touch(slot);
+  if (replacement_ == page_replacement::clock) {
+    // A new page gets one sweep's grace; the hand moves past the slot it just filled.
+    referenced_[s] = 1;
+    if (slot == hand_) hand_ = hand_ + 1 == static_cast<int>(key_.size()) ? 0 : hand_ + 1;
+  } else {
+    touch(slot);
+  }
 }
 
 void page_cache::release(int slot) {
@@ -124,8 +143,13 @@ void page_cache::release(int slot) {
   if (key_[s] != no_page) erase_key(key_[s]);
   key_[s] = no_page;
   dirty_[s] = 0;
-  unlink(slot);
-  push_back(slot);
+  if (replacement_ == page_replacement::clock) {
+    referenced_[s] = 0;
+    hand_ = slot;  // the next victim, as a free slot is under LRU
+  } else {
+    unlink(slot);
+    push_back(slot);
+  }
 }
 
 }  // namespace funcmesh::detail

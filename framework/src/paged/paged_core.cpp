@@ -31,8 +31,8 @@ paged_core::paged_core(index_t size, std::size_t element_bytes, std::unique_ptr<
       store_(std::move(store)) {
   channels_.reserve(static_cast<std::size_t>(layout_.channels));
   for (int c = 0; c < layout_.channels; ++c)
-    channels_.push_back(
-        std::make_unique<channel>(layout_.cached_per_channel, layout_.page_bytes()));
+    channels_.push_back(std::make_unique<channel>(layout_.cached_per_channel, layout_.page_bytes(),
+                                                  options.replacement));
   store_->open(layout_);
 }
 

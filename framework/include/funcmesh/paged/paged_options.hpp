@@ -8,9 +8,16 @@
 
 namespace funcmesh {
 
+// Which cached page a miss replaces. lru: the least recently used (a hit moves its page to
+// the front of a list). clock: the first not referenced since the hand last passed it (a
+// hit only sets a bit: cheaper hits, an approximation of LRU; see docs/paged.md for the
+// measured difference).
+enum class page_replacement { lru, clock };
+
 struct paged_options {
   index_t page = 4096;  // elements per page (the unit moved between store and cache)
   index_t cached = 4;   // pages each channel keeps in host memory
+  page_replacement replacement = page_replacement::lru;
 };
 
 // map(i, n, f, options): whether the buffer is filled from the array before f runs

@@ -1,6 +1,7 @@
-// page_cache: one channel's cached pages, least recently used first out. Lookup is an
-// open-addressing table over the cached pages only (memory grows with the cache, not the
-// array) and recency a linked list over slots, so a hit and a miss are both O(1).
+// page_cache: one channel's cached pages, least recently used first out, or by CLOCK (a
+// reference bit per slot and a sweeping hand). Lookup is an open-addressing table over the
+// cached pages only (memory grows with the cache, not the array) and LRU recency a linked
+// list over slots, so a hit and a miss are both O(1) (a CLOCK miss amortized).
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include <funcmesh/core/index.hpp>
+#include <funcmesh/paged/paged_options.hpp>
 
 namespace funcmesh::detail {
 
@@ -18,7 +20,8 @@ class page_cache {
  public:
   static constexpr index_t no_page = -1;
 
-  page_cache(index_t slots, std::size_t page_bytes);
+  page_cache(index_t slots, std::size_t page_bytes,
+             page_replacement replacement = page_replacement::lru);
   ~page_cache();
   page_cache(const page_cache&) = delete;
   page_cache& operator=(const page_cache&) = delete;
@@ -26,10 +29,17 @@ class page_cache {
   index_t slots() const { return static_cast<index_t>(key_.size()); }
   // The slot holding local page `key`, or -1.
   int find(index_t key) const;
-  // The slot to reuse on a miss: a free one if any, else the least recently used.
-  int victim() const { return tail_; }
-  // Makes `slot` the most recently used.
-  void touch(int slot);
+  // The slot to reuse on a miss: a free one if any, else the least recently used (LRU) or
+  // the first the hand finds unreferenced, clearing the bits it passes (CLOCK).
+  int victim();
+  // Makes `slot` the most recently used (LRU) or marks it referenced (CLOCK).
+  void touch(int slot) {
+    if (replacement_ == page_replacement::clock) {
+      referenced_[static_cast<std::size_t>(slot)] = 1;
+    } else if (slot != head_) {  // a run of accesses to one page costs nothing
+      move_to_front(slot);
+    }
+  }
   // Binds `slot` to `key` (dropping whatever it held) and makes it most recently used.
   void assign(int slot, index_t key);
   // Frees `slot` (it becomes the next victim).
@@ -44,16 +54,20 @@ class page_cache {
   std::size_t bucket_of(index_t key) const;
   void insert_key(int slot);
   void erase_key(index_t key);
+  void move_to_front(int slot);
   void unlink(int slot);
   void push_front(int slot);
   void push_back(int slot);
 
   std::size_t page_bytes_;
   std::byte* memory_ = nullptr;
-  std::vector<index_t> key_;          // per slot: its local page, or no_page
-  std::vector<std::uint8_t> dirty_;   // per slot
-  std::vector<int> previous_, next_;  // recency list: head_ most, tail_ least recent
+  std::vector<index_t> key_;         // per slot: its local page, or no_page
+  std::vector<std::uint8_t> dirty_;  // per slot
+  page_replacement replacement_;
+  std::vector<int> previous_, next_;  // LRU recency list: head_ most, tail_ least recent
   int head_ = -1, tail_ = -1;
+  std::vector<std::uint8_t> referenced_;  // CLOCK: per slot, set by touch
+  int hand_ = 0;                          // CLOCK: the next slot the sweep looks at
   std::vector<int> table_;  // slot per bucket, -1 empty; power-of-two size >= 2 * slots
   int shift_ = 0;
 };

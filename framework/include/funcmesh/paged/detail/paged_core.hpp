@@ -104,7 +104,8 @@ class paged_core {
     mutable channel_lock mutex;
     page_cache cache;
     cache_statistics counts;
-    channel(index_t slots, std::size_t page_bytes) : cache(slots, page_bytes) {}
+    channel(index_t slots, std::size_t page_bytes, page_replacement replacement)
+        : cache(slots, page_bytes, replacement) {}
   };
   // Where element i lives in the store: its channel, local page and byte offset in it.
   struct element_home {
