@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/detail/freed_memory.hpp>
 
 namespace euler_bench {
 

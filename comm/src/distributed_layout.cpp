@@ -6,24 +6,13 @@
 #include <atomic>
 #include <mutex>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include <funcmesh/comm/communicator.hpp>
+#include <funcmesh/comm/detail/freed_memory.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 
 namespace funcmesh {
 
 namespace detail {
-
-void return_freed_memory() noexcept {
-#if defined(__GLIBC__)
-  // The set-up's temporaries (a global mesh, a face set's construction) leave freed pages
-  // inside the heap, which glibc keeps mapped: give them back to the system.
-  malloc_trim(0);
-#endif
-}
 
 struct layout_state {
   MPI_Comm comm = MPI_COMM_NULL;  // owned: MPI_Comm_dup of the caller's

@@ -1,7 +1,7 @@
 // face_set construction: global orientation, rank-independent face geometry, gather order
 // and the scatter form's coloured blocks of faces (from partition/face_colouring.hpp).
 #include <funcmesh/comm/detail/flux_window.hpp>
-#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/detail/freed_memory.hpp>
 #include <funcmesh/comm/face_set.hpp>
 
 #include <algorithm>

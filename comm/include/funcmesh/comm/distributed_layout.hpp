@@ -20,9 +20,6 @@ namespace funcmesh {
 
 namespace detail {
 struct layout_state;
-// Returns the heap's freed pages to the system (glibc's malloc_trim), after a set-up step
-// that freed large temporaries; no effect elsewhere.
-void return_freed_memory() noexcept;
 // For static_asserts in the forms that took a raw communicator before layouts.
 template <class>
 inline constexpr bool always_false_v = false;
