@@ -64,9 +64,9 @@ std::vector<int> prepare_face_loop(const halo_state& out, const halo_state& u,
                 "neighbours still read; write into a second function and swap");
   }
   if (!(out.layout() == u.layout())) {
-    throw error(std::string(call) + ": out (" + out.function().describe() + ", " +
-                out.layout().describe() + ") and u (" + u.function().describe() + ", " +
-                u.layout().describe() + ") are on different layouts");
+    throw error(std::string(call) + ": out (" + out.describe() + ", " + out.layout().describe() +
+                ") and u (" + u.describe() + ", " + u.layout().describe() +
+                ") are on different layouts");
   }
   return boundary_ids(u.layout().faces(), names, call);
 }

@@ -61,6 +61,13 @@ void check_list(const array<index_t>& list, index_t first, index_t end, const ch
   }
 }
 
+// A plan's list on the host, for the fields packed there (a paged function's). Lists are
+// only ever read, so the host copy stays valid beside a device one.
+std::span<const index_t> host_list(const array<index_t>& list, token& holder) {
+  const auto values = list.read_view(host_space, holder);
+  return {values.data(), static_cast<std::size_t>(values.size())};
+}
+
 // The failure a test asked for (detail::halo_failure as int); 0 on the normal path.
 std::atomic<int> injected_failure{0};
 
@@ -146,19 +153,30 @@ void halo_plan::free_requests(slot& s) noexcept {
   s.requests.clear();
 }
 
+std::string halo_field::describe() const {
+  if (paged != nullptr) return paged->describe();
+  return function != nullptr ? function->describe() : std::string("a null function");
+}
+
 void halo_plan::check_field(const halo_field& field) const {
-  if (field.function == nullptr || field.function->owned_size() != owned_count_ ||
-      field.function->total_size() != total_count_) {
-    throw error(mpi::rank_prefix() + "funcmesh::halo_plan: " +
-                (field.function ? field.function->describe() : std::string("a null function")) +
+  const bool sizes_match =
+      field.paged != nullptr
+          ? field.function == nullptr && field.paged->owned_size() == owned_count_ &&
+                field.paged->size() == total_count_
+          : field.function != nullptr && field.function->owned_size() == owned_count_ &&
+                field.function->total_size() == total_count_;
+  if (!sizes_match) {
+    throw error(mpi::rank_prefix() + "funcmesh::halo_plan: " + field.describe() +
                 " does not match the local mesh (" + std::to_string(owned_count_) + " owned, " +
                 std::to_string(total_count_ - owned_count_) + " halo cells)");
   }
-  if (field.element_size == 0 || field.function->storage().size_bytes() !=
-                                     static_cast<std::size_t>(total_count_) * field.element_size) {
+  const std::size_t bytes = field.paged != nullptr ? static_cast<std::size_t>(field.paged->size()) *
+                                                         field.paged->element_size()
+                                                   : field.function->storage().size_bytes();
+  if (field.element_size == 0 ||
+      bytes != static_cast<std::size_t>(total_count_) * field.element_size) {
     throw error(mpi::rank_prefix() + "funcmesh::halo_plan: element size " +
-                std::to_string(field.element_size) + " does not match " +
-                field.function->describe());
+                std::to_string(field.element_size) + " does not match " + field.describe());
   }
 }
 
@@ -229,6 +247,12 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     s.holder.release();
     const auto bytes = static_cast<std::size_t>(send_.size()) * fields[i].element_size;
     if (s.send.size_bytes() != bytes) s.send.set_size(bytes, preserve::no);
+    if (fields[i].paged != nullptr) {  // through its cache, on the host
+      token list_holder;
+      fields[i].paged->read_elements(host_list(send_, list_holder),
+                                     s.send.overwrite_pointer(host_space, s.holder));
+      continue;
+    }
     detail::gather_bytes(on, fields[i].function->storage(), total_count_, send_.storage(), s.send,
                          fields[i].element_size, true);
   }
@@ -278,6 +302,13 @@ void halo_plan::end(const executor& on) {
     for (std::size_t i = 0; i < current_.size(); ++i) {
       slot& s = *slots_[i];
       s.holder.release();  // the received host bytes may now move to the executor's space
+      if (current_[i].paged != nullptr) {
+        token list_holder;
+        current_[i].paged->write_elements(host_list(receive_, list_holder),
+                                          s.receive.read_pointer(host_space, s.holder));
+        s.holder.release();
+        continue;
+      }
       detail::scatter_bytes(on, s.receive, receive_.storage(), current_[i].function->storage(),
                             total_count_, current_[i].element_size, true);
     }

@@ -76,8 +76,7 @@ void check_decisions(const distributed_layout& layout, const halo_reads& reads,
     const bool dirty_at_0 = first_dirty == 0;
     throw mpi::collective_error(
         disagreeing,
-        std::string(call) + ": the ranks disagree whether the halo of " +
-            reads[k]->function().describe() +
+        std::string(call) + ": the ranks disagree whether the halo of " + reads[k]->describe() +
             " is dirty (rank 0: " + (dirty_at_0 ? "written since its last exchange" : "clean") +
             "; rank " + std::to_string(disagreeing) +
             ", the lowest that disagrees: " + (dirty_at_0 ? "clean" : "written") +
@@ -106,7 +105,7 @@ void begin_round(const distributed_layout& layout, const halo_reads& dirty, cons
   const std::span<halo_field> fields =
       many.empty() ? std::span<halo_field>(few.data(), dirty.size()) : std::span<halo_field>(many);
   for (std::size_t k = 0; k < dirty.size(); ++k) {
-    fields[k] = {&dirty[k]->function(), dirty[k]->element_size()};
+    fields[k] = dirty[k]->field();
   }
   layout.halo().begin(fields, on);
   for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_exchanged();

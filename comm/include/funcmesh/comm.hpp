@@ -18,6 +18,7 @@
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/comm/paged_dist_function.hpp>
 #include <funcmesh/comm/parallel_output.hpp>
 #include <funcmesh/comm/png_output.hpp>
 #include <funcmesh/comm/spmd_check.hpp>

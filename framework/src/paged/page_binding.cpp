@@ -69,13 +69,14 @@ executor page_binding::host_executor(const std::optional<executor>& on, bool ser
                     "in host memory: use a host executor (serial or openmp)");
 }
 
-index_range page_binding::resolve(const iteration_space& over, index_t size) const {
+index_range page_binding::resolve(const iteration_space& over,
+                                  const paged_function_base& function) const {
   if (over.what() == iteration_space::kind::list) {
     throw paged_error("funcmesh: " + what_ +
                       " is given a list of indices: loops over paged grid functions run page "
                       "by page over ranges (iteration_space::owned() or range(begin, end))");
   }
-  return over.resolve(size, size, what_);
+  return over.resolve(function.owned_size(), function.size(), what_);
 }
 
 void page_binding::map(index_range range, const void* target_data, index_t target_begin,

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <funcmesh/core/index.hpp>
@@ -18,14 +19,19 @@
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/buffer.hpp>
 #include <funcmesh/memory/token.hpp>
+#include <funcmesh/paged/paged_function_base.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
 
 namespace funcmesh {
 
 // One field of an exchange round: its values (owned + halo) and the bytes per value.
+// A paged distributed function's values are not in a buffer: `function` is then null and
+// `paged` names them; they are packed and unpacked through its cache, on the host.
 struct halo_field {
   grid_function_base* function;
   std::size_t element_size;
+  paged_function_base* paged = nullptr;
+  std::string describe() const;
 };
 
 class halo_plan {

@@ -12,9 +12,11 @@
 #include <vector>
 
 #include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
 #include <funcmesh/expr/grid_read.hpp>
+#include <funcmesh/paged/paged_function_base.hpp>
 
 namespace funcmesh {
 
@@ -28,23 +30,36 @@ class halo_state {
         function_(&function),
         element_size_(element_size),
         exchanged_at_(function.write_count() - 1) {}
+  // A paged distributed function's: its values packed and unpacked through its cache.
+  halo_state(const distributed_layout& layout, paged_function_base& function)
+      : layout_(&layout),
+        paged_(&function),
+        element_size_(function.element_size()),
+        exchanged_at_(function.write_count() - 1) {}
 
   const distributed_layout& layout() const { return *layout_; }
-  grid_function_base& function() const { return *function_; }
+  // What an exchange round moves: the values and the bytes per value.
+  halo_field field() const { return {function_, element_size_, paged_}; }
+  std::string describe() const { return field().describe(); }
   std::size_t element_size() const { return element_size_; }
 
   // Dirty: written (any assignment, a host write()) since the halo was last filled.
-  bool stale() const { return function_->write_count() != exchanged_at_; }
-  void mark_stale() { exchanged_at_ = function_->write_count() - 1; }
+  bool stale() const { return write_count() != exchanged_at_; }
+  void mark_stale() { exchanged_at_ = write_count() - 1; }
   // The halo holds the owners' values as of the current write count.
-  void mark_exchanged() { exchanged_at_ = function_->write_count(); }
+  void mark_exchanged() { exchanged_at_ = write_count(); }
   // Rounds that refreshed this halo.
   std::uint64_t exchanges() const { return exchanges_; }
   void count_exchange() { ++exchanges_; }
 
  private:
+  std::uint64_t write_count() const {
+    return paged_ != nullptr ? paged_->write_count() : function_->write_count();
+  }
+
   const distributed_layout* layout_;
-  grid_function_base* function_;
+  grid_function_base* function_ = nullptr;
+  paged_function_base* paged_ = nullptr;
   std::size_t element_size_;
   std::uint64_t exchanged_at_;
   std::uint64_t exchanges_ = 0;

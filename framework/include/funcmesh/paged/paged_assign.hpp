@@ -63,7 +63,7 @@ void assign_pages(paged_grid_function<T, Tag>& target, const E& expression,
 
   page_binding pages(&target, paged_assignment_name(target));
   node.visit(pages);
-  const index_range range = pages.resolve(options.over, target.size());
+  const index_range range = pages.resolve(options.over, target);
   pages.check(range.end);
   const executor chosen = pages.host_executor(options.on, node_type::serial_only);
   // Per chunk: what the thread policy weighs against its minimum size.
@@ -73,6 +73,7 @@ void assign_pages(paged_grid_function<T, Tag>& target, const E& expression,
   // cached is then not read from the store first.
   const bool overwrite = std::is_same_v<Op, assign_ops::set> && !pages.reads_target();
 
+  target.note_write();
   paged_array<T>& array = target.array();
   const index_t page = array.page_size();
   for (index_t first = range.begin; first < range.end;) {

@@ -84,18 +84,24 @@ class paged_read : public grid_expression<paged_read<T, Tag>> {
   static constexpr bool serial_only = false;
   static constexpr index_t work = 1;
 
-  explicit paged_read(const paged_grid_function<T, Tag>& function) : function_(&function) {}
+  // `halo`: set when the function is a paged distributed function's local values (its
+  // halo state, for the assignment that visits the read).
+  explicit paged_read(const paged_grid_function<T, Tag>& function, halo_state* halo = nullptr)
+      : function_(&function), halo_(halo) {}
 
   paged_view<T, Tag> bind(binder& b) const {
     return {detail::bind_paged(b, *function_), &function_->array()};
   }
   template <class Visitor>
   void visit(Visitor& visitor) const {
-    visitor(function_->read_of(read_mode::own_index));
+    grid_read read = function_->read_of(read_mode::own_index);
+    read.halo = halo_;
+    visitor(read);
   }
 
  private:
   const paged_grid_function<T, Tag>* function_;
+  halo_state* halo_;
 };
 
 // pure(pr(u)) for a paged u: a value a user's function indexes anywhere (u[j]); reads
@@ -103,6 +109,7 @@ class paged_read : public grid_expression<paged_read<T, Tag>> {
 template <class T, class Tag>
 struct paged_proxy_source {
   const paged_grid_function<T, Tag>* function;
+  halo_state* halo = nullptr;  // a paged distributed function's
 };
 
 template <class T, class Tag>
@@ -118,7 +125,9 @@ struct bound_value<paged_proxy_source<T, Tag>> {
   }
   template <class Visitor>
   static void visit(const paged_proxy_source<T, Tag>& source, Visitor& visitor) {
-    visitor(source.function->read_of(read_mode::proxy));
+    grid_read read = source.function->read_of(read_mode::proxy);
+    read.halo = source.halo;
+    visitor(read);
   }
 };
 }  // namespace detail

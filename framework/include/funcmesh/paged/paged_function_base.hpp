@@ -3,7 +3,10 @@
 // reductions need to find, size and map the paged functions an expression reads.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include <funcmesh/core/index.hpp>
@@ -12,6 +15,11 @@
 
 namespace funcmesh {
 
+namespace detail {
+// Throws paged_error: owned and halo counts that are negative or whose sum overflows.
+[[noreturn]] void refuse_paged_sizes(index_t owned, index_t halo);
+}  // namespace detail
+
 class paged_function_base {
  public:
   const std::string& name() const { return name_; }
@@ -19,9 +27,11 @@ class paged_function_base {
   // "paged grid function 'u'" or "an unnamed paged grid function", for messages.
   const std::string& describe() const { return description_; }
 
-  // A paged function has no halo: every value is owned (a distributed function's halo is
-  // exchanged through memory, which is what a paged function does not have).
+  // Every value: [0, owned_size()) computed by assignments and reduced by reductions, then
+  // the halo (a paged distributed function's copies of other ranks' values; none for a
+  // plain paged function).
   index_t size() const { return layout().size; }
+  index_t owned_size() const { return owned_size_; }
   index_t page_size() const { return layout().page_elements; }
   index_t pages() const { return layout().pages; }
   std::size_t element_size() const { return element_size_; }
@@ -31,26 +41,42 @@ class paged_function_base {
   // that are cached from the cache, the others straight from the store (neither loaded
   // into the cache nor evicting from it). Thread-safe; throws store_error on failure.
   virtual void read_values(index_t first, index_t count, void* out) const = 0;
+  // Values at scattered indices through the cache (a halo exchange's packing and
+  // unpacking): out[k] = value at indices[k], or value at indices[k] = in[k], each
+  // element_size() bytes. Bounds-checked and thread-safe, as get and set; writing the
+  // halo this way is not counted as a write (it is what clears a halo's dirty bit).
+  virtual void read_elements(std::span<const index_t> indices, void* out) const = 0;
+  virtual void write_elements(std::span<const index_t> indices, const void* in) = 0;
+
+  // Changes on every assignment, set() and write() of the function (a distributed
+  // function's halo is dirty when it changed since the last exchange).
+  std::uint64_t write_count() const { return write_count_.load(std::memory_order_relaxed); }
+  void note_write() { write_count_.fetch_add(1, std::memory_order_relaxed); }
 
   // What its expression leaves report to a visitor: an extent-only read (no buffer)
   // named by describe() and marked as this paged function.
   grid_read read_of(read_mode mode) const {
-    grid_read read = grid_read::extent(size(), size(), description_.c_str());
+    grid_read read = grid_read::extent(owned_size_, size(), description_.c_str());
     read.mode = mode;
     read.paged = this;
     return read;
   }
 
  protected:
-  paged_function_base(std::string name, std::size_t element_size);
-  paged_function_base(paged_function_base&&) noexcept = default;
-  paged_function_base& operator=(paged_function_base&&) noexcept = default;
+  paged_function_base(std::string name, std::size_t element_size, index_t owned_size);
+  paged_function_base(paged_function_base&& other) noexcept;
+  paged_function_base& operator=(paged_function_base&& other) noexcept;
   virtual ~paged_function_base() = default;
+  // The values are swapped (paged_grid_function's swap): so are their sizes, and both
+  // count as written.
+  void swap_values(paged_function_base& other) noexcept;
 
  private:
   std::string name_;
   std::string description_;  // kept: grid_read::extent_name points into it
   std::size_t element_size_;
+  index_t owned_size_;
+  std::atomic<std::uint64_t> write_count_{0};
 };
 
 }  // namespace funcmesh

@@ -119,7 +119,7 @@ T reduce_pages(const Node& node, const reduce_options& options, const char* what
   node.visit(extent);  // every read of the same size
   page_binding pages(nullptr, std::string("a ") + what + " over paged grid functions");
   node.visit(pages);
-  const index_range range = pages.resolve(options.over, pages.walked().size());
+  const index_range range = pages.resolve(options.over, pages.walked());
   const executor chosen = pages.host_executor(options.on, Node::serial_only);
   for_each_read_page(pages, range, [&](index_range piece, binder& b) {
     const auto bound = node.bind(b);

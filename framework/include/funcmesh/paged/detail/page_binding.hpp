@@ -54,8 +54,8 @@ class page_binding {
   // device): the mapped pages are host memory.
   executor host_executor(const std::optional<executor>& on, bool serial_only) const;
   // Throws paged_error for a list iteration space (its indices may fall on any page);
-  // else the loop's range resolved against `size` values.
-  index_range resolve(const iteration_space& over, index_t size) const;
+  // else the loop's range resolved against `function`'s owned and total sizes.
+  index_range resolve(const iteration_space& over, const paged_function_base& function) const;
 
   // Maps `range` (within one page of walked()): every paged function read except the
   // target is copied; the target's window is its page in place, `target_data` holding
