@@ -96,6 +96,12 @@ void page_binding::map(index_range range, const void* target_data, index_t targe
   }
 }
 
+void page_binding::map_target(const void* data, index_t begin, index_t end) {
+  for (entry& e : paged_) {
+    if (e.function == target_) e.window = {data, begin, end, true};  // proxies were refused
+  }
+}
+
 page_window page_binding::window(const paged_function_base& function) const {
   for (const entry& e : paged_) {
     if (e.function == &function) return e.window;

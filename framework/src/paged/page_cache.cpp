@@ -35,22 +35,6 @@ page_cache::page_cache(index_t slots, std::size_t page_bytes, page_replacement r
 
 page_cache::~page_cache() { std::free(memory_); }
 
-// Fibonacci hashing: consecutive local pages spread over the table.
-std::size_t page_cache::bucket_of(index_t key) const {
-  if (shift_ >= 64) return 0;
-  return static_cast<std::size_t>((static_cast<std::uint64_t>(key) * 0x9E3779B97F4A7C15ull) >>
-                                  shift_);
-}
-
-int page_cache::find(index_t key) const {
-  const std::size_t mask = table_.size() - 1;
-  for (std::size_t b = bucket_of(key);; b = (b + 1) & mask) {
-    const int slot = table_[b];
-    if (slot < 0) return -1;
-    if (key_[static_cast<std::size_t>(slot)] == key) return slot;
-  }
-}
-
 void page_cache::insert_key(int slot) {
   const std::size_t mask = table_.size() - 1;
   std::size_t b = bucket_of(key_[static_cast<std::size_t>(slot)]);
@@ -104,11 +88,6 @@ void page_cache::push_back(int slot) {
   if (tail_ >= 0) next_[static_cast<std::size_t>(tail_)] = slot;
   tail_ = slot;
   if (head_ < 0) head_ = slot;
-}
-
-void page_cache::move_to_front(int slot) {
-  unlink(slot);
-  push_front(slot);
 }
 
 int page_cache::victim() {

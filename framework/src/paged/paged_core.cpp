@@ -57,28 +57,21 @@ void paged_core::write_back(int channel_index, channel& c, int slot) {
   c.counts.bytes_to_store += bytes;
 }
 
-paged_core::page_hold paged_core::acquire(index_t page, page_access access) {
-  const auto [channel_index, local] = home_of(page);
-  channel& c = *channels_[static_cast<std::size_t>(channel_index)];
-  std::unique_lock lock(c.mutex);
-  int slot = c.cache.find(local);
-  if (slot >= 0) {
-    ++c.counts.hits;
-    c.cache.touch(slot);
-  } else {
-    ++c.counts.misses;
-    slot = c.cache.victim();
-    if (c.cache.key(slot) != page_cache::no_page) {
-      if (c.cache.dirty(slot)) write_back(channel_index, c, slot);
-      c.cache.release(slot);
-    }
-    if (access != page_access::overwrite) {
-      const std::size_t bytes = layout_.bytes_in(page);
-      store_->read(channel_index, local, 0, bytes, c.cache.data(slot));  // throws: slot free
-      c.counts.bytes_from_store += bytes;
-    }
-    c.cache.assign(slot, local);
+paged_core::page_hold paged_core::acquire_missed(int channel_index, channel& c, index_t page,
+                                                 index_t local, page_access access,
+                                                 std::unique_lock<channel_lock> lock) {
+  ++c.counts.misses;
+  const int slot = c.cache.victim();
+  if (c.cache.key(slot) != page_cache::no_page) {
+    if (c.cache.dirty(slot)) write_back(channel_index, c, slot);
+    c.cache.release(slot);
   }
+  if (access != page_access::overwrite) {
+    const std::size_t bytes = layout_.bytes_in(page);
+    store_->read(channel_index, local, 0, bytes, c.cache.data(slot));  // throws: slot free
+    c.counts.bytes_from_store += bytes;
+  }
+  c.cache.assign(slot, local);
   if (access != page_access::read) c.cache.set_dirty(slot, true);
   return {std::move(lock), c.cache.data(slot)};
 }
@@ -215,6 +208,27 @@ void paged_core::prefetch(index_t page) {
     if (!prefetcher_) prefetcher_ = std::make_unique<prefetcher>(*this);
   }
   prefetcher_->request(page);
+}
+
+void paged_core::write_behind(index_t page) {
+  {
+    std::lock_guard guard(prefetcher_mutex_);
+    if (!prefetcher_) prefetcher_ = std::make_unique<prefetcher>(*this);
+  }
+  prefetcher_->request(page, prefetcher::task::write_back);
+}
+
+void paged_core::write_back_in_background(index_t page) {
+  const auto [channel_index, local] = home_of(page);
+  channel& c = *channels_[static_cast<std::size_t>(channel_index)];
+  std::lock_guard guard(c.mutex);
+  const int slot = c.cache.find(local);
+  if (slot < 0 || !c.cache.dirty(slot)) return;
+  try {
+    write_back(channel_index, c, slot);
+  } catch (...) {
+    // Left dirty: the eviction or flush that writes it next reports the error.
+  }
 }
 
 void paged_core::wait_for_prefetches() {

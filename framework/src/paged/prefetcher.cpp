@@ -17,11 +17,11 @@ prefetcher::~prefetcher() {
   thread_.join();
 }
 
-void prefetcher::request(index_t page) {
+void prefetcher::request(index_t page, task what) {
   {
     std::lock_guard guard(mutex_);
     if (queue_.size() >= max_queued) return;  // a hint: dropping it changes no value
-    queue_.push_back(page);
+    queue_.push_back({page, what});
   }
   wake_.notify_one();
 }
@@ -36,11 +36,15 @@ void prefetcher::run() {
   for (;;) {
     wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
     if (stop_) break;
-    const index_t page = queue_.front();
+    const entry next = queue_.front();
     queue_.pop_front();
     busy_ = true;
     lock.unlock();
-    core_.load_in_background(page);  // never throws
+    if (next.what == task::load) {  // neither throws
+      core_.load_in_background(next.page);
+    } else {
+      core_.write_back_in_background(next.page);
+    }
     lock.lock();
     busy_ = false;
     if (queue_.empty()) idle_.notify_all();

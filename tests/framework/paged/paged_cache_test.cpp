@@ -165,4 +165,24 @@ TEST(paged_cache, prefetch_loads_in_the_background_without_changing_values) {
   EXPECT_THROW(b.prefetch(32), index_error);
 }
 
+// write_behind: a dirty cached page is written back in the background and stays cached,
+// clean (evicting it later writes nothing); clean or uncached pages are left alone.
+TEST(paged_cache, write_behind_cleans_a_dirty_page_in_the_background) {
+  paged_array<int> a(8 * 4, space_store(host_space), {.page = 4, .cached = 2});
+  a.set(1, 11);  // page 0 dirty
+  a.get(4);      // page 1 cached, clean
+  a.reset_statistics();
+  a.write_behind(1);
+  a.write_behind(5);
+  a.write_behind(20);  // not cached
+  a.wait_for_prefetches();
+  EXPECT_EQ(a.statistics().write_backs, 1u);
+  EXPECT_EQ(a.statistics().bytes_to_store, 4 * sizeof(int));
+  a.get(8);  // evicts page 0 (least recently used): clean, nothing written
+  a.get(12);
+  EXPECT_EQ(a.statistics().write_backs, 1u);
+  EXPECT_EQ(a.get(1), 11);  // read back from the store
+  EXPECT_THROW(a.write_behind(32), index_error);
+}
+
 }  // namespace funcmesh::testing

@@ -160,6 +160,29 @@ TEST_P(paged_grid_function_on, neighbour_reads_go_through_the_cache) {
       sum(make_zip(neighbours{n}, pure(pr(xs_)), index()), {.reproducible = true})));
 }
 
+// Out of core on threads, whole pages run side by side (each on one thread); when every
+// page fits the cache, the threads share each page. Both give the serial oracle's bits.
+TEST_P(paged_grid_function_on, pages_side_by_side_and_shared_pages_give_the_same_bits) {
+  const bool threaded = GetParam().kind() == executor_kind::openmp;
+  grid_function<double> zs(n, "zs");
+  zs.assign(make_zip(neighbours{n}, pure(pr(xs_)), index()) * ys_ + 1.0, oracle());
+
+  paged_grid_function<double> out_of_core(n, disk_, four_times_the_cache, "out_of_core");
+  out_of_core.assign(make_zip(neighbours{n}, pure(pr(x_)), index()) * y_ + 1.0, on());
+  expect_same_bits(out_of_core.to_vector(), zs.to_vector());
+  if (threaded) EXPECT_EQ(exec::last_actual_threads(), 3) << "one worker per thread";
+
+  const paged_options all_cached{.page = page, .cached = 16};  // 2 channels x 16 pages
+  paged_grid_function<double> in_cache(n, disk_, all_cached, "in_cache");
+  ASSERT_GE(in_cache.array().channels() * in_cache.array().cached_pages_per_channel(),
+            in_cache.pages());
+  in_cache.assign(make_zip(neighbours{n}, pure(pr(x_)), index()) * y_ + 1.0, on());
+  expect_same_bits(in_cache.to_vector(), zs.to_vector());
+  if (threaded) EXPECT_EQ(exec::last_actual_threads(), 3) << "the last page's threads";
+  // In the cache, nothing went to the file.
+  EXPECT_EQ(in_cache.array().statistics().write_backs, 0u);
+}
+
 // du/dt = discrete Laplacian of u (neighbour reads) with SSP-RK3: a paged state and its
 // stage registers (similar(): more files in the directory) step to the same bits as an
 // in-memory one.

@@ -294,6 +294,34 @@ TEST(paged_file_store, a_failed_write_back_is_reported_and_keeps_the_page) {
   EXPECT_EQ(a.get(3), 33);
 }
 
+// A background write-back (write_behind) that fails is not lost either: the page stays
+// cached and dirty, and the eviction that writes it next reports the error.
+TEST(paged_file_store, a_failed_write_behind_keeps_the_page_for_the_next_write) {
+  temporary_directory dir;
+  paged_array<int> a(10 * 16, file_store(dir.path()), {.page = 16, .cached = 1});
+  const auto& store = static_cast<const file_store&>(a.store());
+  const int fd = store.native_handle();
+  const int saved = ::dup(fd);
+  ASSERT_GE(saved, 0);
+  a.set(3, 33);
+  const int read_only = ::open(store.path().c_str(), O_RDONLY);
+  ASSERT_GE(read_only, 0);
+  ASSERT_GE(::dup2(read_only, fd), 0);
+  a.write_behind(3);
+  a.wait_for_prefetches();
+  EXPECT_EQ(a.statistics().write_backs, 0u);
+  expect_error<store_error>([&] { a.get(16); }, {"writing 64 bytes at offset 0"});
+  ASSERT_GE(::dup2(saved, fd), 0);
+  ::close(saved);
+  ::close(read_only);
+  a.write_behind(3);
+  a.wait_for_prefetches();
+  EXPECT_EQ(a.statistics().write_backs, 1u);
+  EXPECT_EQ(a.get(16), 0);  // page 0 evicted, clean: nothing more written
+  EXPECT_EQ(a.statistics().write_backs, 1u);
+  EXPECT_EQ(a.get(3), 33);  // from the file
+}
+
 TEST(paged_file_store, a_truncated_file_is_a_read_error) {
   temporary_directory dir;
   paged_array<int> a(10 * 16, file_store(dir.path()), {.page = 16, .cached = 1});

@@ -181,6 +181,14 @@ class paged_array {
     check(i);
     core_->prefetch(core_->place_of(i).page);
   }
+  // Writes the page of element i back in the background if it is dirty then (a hint: a
+  // page written again before it is evicted is written back again; a failure leaves it
+  // dirty, reported when it is evicted or flushed). For loops that sweep an array larger
+  // than its cache: the victims they evict are then clean.
+  void write_behind(index_t i) {
+    check(i);
+    core_->write_behind(core_->place_of(i).page);
+  }
   void wait_for_prefetches() const { core_->wait_for_prefetches(); }
   // Writes every dirty page back (store_error on failure; the pages stay dirty).
   void flush() { core_->flush(); }

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <string>
 #include <type_traits>
 
 #include <funcmesh/exec/dispatch.hpp>
+#include <funcmesh/exec/thread_policy.hpp>
 #include <funcmesh/expr/assign.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/iteration_space.hpp>
@@ -44,11 +47,44 @@ struct paged_statement_body {
 
 std::string paged_assignment_name(const paged_function_base& target);
 
+// One page of an assignment: [first, last) of the target's page p, the other paged reads
+// mapped first (their I/O outside the target's lock), then the target's page mapped in
+// place and the expression computed there on `on`.
+template <class Op, class T, class Node>
+void assign_one_page(paged_array<T>& array, page_binding& pages, const Node& node, index_t first,
+                     index_t last, bool overwrite, const executor& on,
+                     const exec::loop_label& label) {
+  using node_type = std::remove_cvref_t<Node>;
+  // Per chunk: what the thread policy weighs against its minimum size.
+  constexpr exec::loop_shape shape{node_type::serial_only, (node_type::work + 1) * paged_chunk};
+  const index_t page = array.page_size();
+  const index_t p = first / page;
+  const index_t page_begin = p * page;
+  const index_t page_end = std::min(array.size(), page_begin + page);
+  const bool whole = first == page_begin && last == page_end;
+  pages.map({first, last});
+  array.map_page(p, overwrite && whole ? page_access::overwrite : page_access::write,
+                 [&](T* data, index_t) {
+                   pages.map_target(data, page_begin, page_end);
+                   token holder;
+                   binder b(host_space, holder);
+                   b.set_pages(&pages);
+                   const auto bound = node.bind(b);
+                   const paged_statement_body<T, Op, std::remove_cv_t<decltype(bound)>> body{
+                       data, page_begin, first, last, bound};
+                   const index_t chunks = (last - first + paged_chunk - 1) / paged_chunk;
+                   exec::for_each<exec::host_compiler>(on, 0, chunks, body, shape, label);
+                 });
+}
+
 // target op= expression over options.over (the whole function by default) on a host
-// executor. Pages go in index order; the target's page is held (its channel locked) while
-// the executor computes it, and nothing in the body takes that lock: reading the target
-// through a proxy is refused, and other paged functions are read from copies or through
-// their own caches.
+// executor. In memory (every page fits the cache, or one thread), pages go in index order
+// and the executor's threads share each page. Out of core on several threads, the threads
+// take whole pages (the next one free, each computed serially), so that their transfers
+// run side by side, as the computation does. Either way the target's page is held (its
+// channel locked) while it is computed, and nothing in the body takes that lock: reading
+// the target through a proxy is refused, and other paged functions are read from copies
+// or through their own caches. Every element is computed as in memory: the same bits.
 template <class Op, class T, class Tag, class E>
 void assign_pages(paged_grid_function<T, Tag>& target, const E& expression,
                   const run_options& options) {
@@ -66,8 +102,6 @@ void assign_pages(paged_grid_function<T, Tag>& target, const E& expression,
   const index_range range = pages.resolve(options.over, target);
   pages.check(range.end);
   const executor chosen = pages.host_executor(options.on, node_type::serial_only);
-  // Per chunk: what the thread policy weighs against its minimum size.
-  constexpr exec::loop_shape shape{node_type::serial_only, (node_type::work + 1) * paged_chunk};
   const exec::loop_label label{"assignment to paged", &target.name(), 1};
   // A plain set that never reads the target overwrites whole pages: a page that is not
   // cached is then not read from the store first.
@@ -76,26 +110,45 @@ void assign_pages(paged_grid_function<T, Tag>& target, const E& expression,
   target.note_write();
   paged_array<T>& array = target.array();
   const index_t page = array.page_size();
-  for (index_t first = range.begin; first < range.end;) {
-    const index_t p = first / page;
-    const index_t page_begin = p * page;
-    const index_t page_end = std::min(array.size(), page_begin + page);
-    const index_t last = std::min(range.end, page_end);
-    const bool whole = first == page_begin && last == page_end;
-    array.map_page(p, overwrite && whole ? page_access::overwrite : page_access::write,
-                   [&](T* data, index_t) {
-                     pages.map({first, last}, data, page_begin, page_end);
-                     token holder;
-                     binder b(host_space, holder);
-                     b.set_pages(&pages);
-                     const auto bound = node.bind(b);
-                     const paged_statement_body<T, Op, std::remove_cv_t<decltype(bound)>> body{
-                         data, page_begin, first, last, bound};
-                     const index_t chunks = (last - first + paged_chunk - 1) / paged_chunk;
-                     exec::for_each<exec::host_compiler>(chosen, 0, chunks, body, shape, label);
-                   });
-    first = last;
+  const index_t first_page = range.begin / page;
+  const index_t end_page = range.end > range.begin ? (range.end - 1) / page + 1 : first_page;
+  const bool out_of_core = array.pages() > array.channels() * array.cached_pages_per_channel();
+  const int workers =
+      out_of_core && chosen.kind() == executor_kind::openmp
+          ? exec::threads_for(range.end - range.begin, node_type::serial_only, node_type::work + 1)
+          : 1;
+  const auto piece = [&](index_t p) {
+    return index_range{std::max(range.begin, p * page), std::min(range.end, (p + 1) * page)};
+  };
+  if (workers <= 1 || end_page - first_page < 2) {
+    for (index_t p = first_page; p < end_page; ++p) {
+      assign_one_page<Op>(array, pages, node, piece(p).begin, piece(p).end, overwrite, chosen,
+                          label);
+      // Out of core, each page is written back in the background while the next ones are
+      // computed: the victims the sweep evicts are then clean.
+      if (out_of_core) array.write_behind(p * page);
+    }
+    return;
   }
+  std::atomic<index_t> next{first_page};
+  std::atomic<bool> failed{false};
+  const auto worker = [&](index_t) {
+    page_binding mine(&target, pages.what());
+    node.visit(mine);
+    for (index_t p = next++; p < end_page && !failed.load(std::memory_order_relaxed); p = next++) {
+      try {
+        assign_one_page<Op>(array, mine, node, piece(p).begin, piece(p).end, overwrite,
+                            executor::serial(), label);
+      } catch (...) {
+        failed = true;  // the others stop at their next page; the backend rethrows this
+        throw;
+      }
+    }
+  };
+  // One index per worker: each counts as large enough to get a thread of its own.
+  exec::for_each<exec::host_compiler>(
+      chosen, 0, std::min<index_t>(workers, end_page - first_page), worker,
+      exec::loop_shape{false, std::numeric_limits<index_t>::max()}, label);
 }
 
 }  // namespace detail

@@ -62,6 +62,8 @@ class page_binding {
   // its elements from `target_begin` to `target_end`.
   void map(index_range range, const void* target_data = nullptr, index_t target_begin = 0,
            index_t target_end = 0);
+  // The target's window alone (after map(range) of the others): its page in place.
+  void map_target(const void* data, index_t begin, index_t end);
   // The window of `function` for the page being computed: throws if it was not visited.
   page_window window(const paged_function_base& function) const;
   const std::string& what() const { return what_; }

@@ -27,8 +27,15 @@ class page_cache {
   page_cache& operator=(const page_cache&) = delete;
 
   index_t slots() const { return static_cast<index_t>(key_.size()); }
-  // The slot holding local page `key`, or -1.
-  int find(index_t key) const;
+  // The slot holding local page `key`, or -1. Inline, as touch: a hit's whole path.
+  int find(index_t key) const {
+    const std::size_t mask = table_.size() - 1;
+    for (std::size_t b = bucket_of(key);; b = (b + 1) & mask) {
+      const int slot = table_[b];
+      if (slot < 0) return -1;
+      if (key_[static_cast<std::size_t>(slot)] == key) return slot;
+    }
+  }
   // The slot to reuse on a miss: a free one if any, else the least recently used (LRU) or
   // the first the hand finds unreferenced, clearing the bits it passes (CLOCK).
   int victim();
@@ -51,10 +58,30 @@ class page_cache {
   std::byte* data(int slot) const { return memory_ + static_cast<std::size_t>(slot) * page_bytes_; }
 
  private:
-  std::size_t bucket_of(index_t key) const;
+  // Fibonacci hashing: consecutive local pages spread over the table.
+  std::size_t bucket_of(index_t key) const {
+    if (shift_ >= 64) return 0;
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(key) * 0x9E3779B97F4A7C15ull) >>
+                                    shift_);
+  }
   void insert_key(int slot);
   void erase_key(index_t key);
-  void move_to_front(int slot);
+  // `slot`, not the head, becomes the head: it has a previous slot, so fewer tests than
+  // unlink + push_front.
+  void move_to_front(int slot) {
+    const auto s = static_cast<std::size_t>(slot);
+    const int before = previous_[s], after = next_[s];
+    next_[static_cast<std::size_t>(before)] = after;
+    if (after >= 0) {
+      previous_[static_cast<std::size_t>(after)] = before;
+    } else {
+      tail_ = before;
+    }
+    previous_[s] = -1;
+    next_[s] = head_;
+    previous_[static_cast<std::size_t>(head_)] = slot;
+    head_ = slot;
+  }
   void unlink(int slot);
   void push_front(int slot);
   void push_back(int slot);

@@ -64,7 +64,20 @@ class paged_core {
   // loaded for overwrite); write and overwrite mark it dirty. Throws store_error when
   // the write-back or the load fails: a failed write-back leaves the victim cached and
   // dirty, a failed load leaves the slot empty.
-  page_hold acquire(index_t page, page_access access);
+  // A hit is inline (the lock, the lookup, the recency update); a miss goes out of line.
+  page_hold acquire(index_t page, page_access access) {
+    const auto [channel_index, local] = home_of(page);
+    channel& c = *channels_[static_cast<std::size_t>(channel_index)];
+    std::unique_lock lock(c.mutex);
+    const int slot = c.cache.find(local);
+    if (slot < 0) [[unlikely]] {
+      return acquire_missed(channel_index, c, page, local, access, std::move(lock));
+    }
+    ++c.counts.hits;
+    c.cache.touch(slot);
+    if (access != page_access::read) c.cache.set_dirty(slot, true);
+    return {std::move(lock), c.cache.data(slot)};
+  }
 
   // Elements [first, first + count) to or from host memory, a page at a time under its
   // channel's lock: cached pages are copied in the cache, the others move directly
@@ -86,12 +99,18 @@ class paged_core {
                             index_t max_per_channel);
 
   void prefetch(index_t page);
+  // Writes `page` back in the background if it is cached and dirty when its turn comes
+  // (so that evicting it later costs no write); a hint, as prefetch.
+  void write_behind(index_t page);
   void wait_for_prefetches();
   // For the prefetcher: loads `page` into the least recently used slot when that slot is
   // free or clean; does nothing when the page is cached or the slot is dirty (a
   // background write-back could only fail unseen). Load errors are left to the access
   // that needs the page.
   void load_in_background(index_t page);
+  // For the prefetcher: writes `page` back when it is cached and dirty. A failure leaves
+  // it dirty, to be written (and the error reported) when it is evicted or flushed.
+  void write_back_in_background(index_t page);
 
   cache_statistics statistics() const;
   cache_statistics statistics(int channel) const;
@@ -118,6 +137,8 @@ class paged_core {
     const auto [channel_index, local] = home_of(page);
     return {channel_index, local, static_cast<std::size_t>(in_page) * layout_.element_bytes};
   }
+  page_hold acquire_missed(int channel_index, channel& c, index_t page, index_t local,
+                           page_access access, std::unique_lock<channel_lock> lock);
   void write_back(int channel_index, channel& c, int slot);
   void flush_locked(int channel_index, channel& c);
   template <class Copy>

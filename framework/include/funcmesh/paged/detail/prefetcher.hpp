@@ -1,6 +1,7 @@
-// prefetcher: one background thread per paged array, started by the first prefetch(),
-// loading queued pages into their caches. A hint only: a full queue drops requests, and a
-// page that fails to load is loaded (its error reported) by the access that needs it.
+// prefetcher: one background thread per paged array, started by the first prefetch() or
+// write_behind(), loading queued pages into their caches or writing dirty cached pages
+// back. Hints only: a full queue drops requests, a page that fails to load is loaded (its
+// error reported) by the access that needs it, one that fails to write stays dirty.
 #pragma once
 
 #include <condition_variable>
@@ -21,7 +22,8 @@ class prefetcher {
   prefetcher(const prefetcher&) = delete;
   prefetcher& operator=(const prefetcher&) = delete;
 
-  void request(index_t page);
+  enum class task : bool { load, write_back };
+  void request(index_t page, task what = task::load);
   // Returns when every request made so far has been handled.
   void wait();
 
@@ -32,7 +34,11 @@ class prefetcher {
   paged_core& core_;
   std::mutex mutex_;
   std::condition_variable wake_, idle_;
-  std::deque<index_t> queue_;
+  struct entry {
+    index_t page;
+    task what;
+  };
+  std::deque<entry> queue_;
   bool busy_ = false;
   bool stop_ = false;
   std::thread thread_;  // last: starts after the members it uses exist
