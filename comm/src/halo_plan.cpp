@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -242,6 +243,11 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     return;
   }
   while (slots_.size() < fields.size()) slots_.push_back(std::make_unique<slot>());
+  // A paged field's packing reads its store and may fail (an I/O error). The peers wait
+  // for this rank's messages all the same, so the round still runs: the failed field's
+  // message is all-ones bytes (NaN for floating point), the round is completed here, and
+  // only then does this rank throw (its halos stay dirty).
+  std::exception_ptr pack_failure;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     slot& s = *slots_[i];
     s.holder.release();
@@ -249,8 +255,13 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     if (s.send.size_bytes() != bytes) s.send.set_size(bytes, preserve::no);
     if (fields[i].paged != nullptr) {  // through its cache, on the host
       token list_holder;
-      fields[i].paged->read_elements(host_list(send_, list_holder),
-                                     s.send.overwrite_pointer(host_space, s.holder));
+      void* packed = s.send.overwrite_pointer(host_space, s.holder);
+      try {
+        fields[i].paged->read_elements(host_list(send_, list_holder), packed);
+      } catch (...) {
+        if (!pack_failure) pack_failure = std::current_exception();
+        std::memset(packed, 0xff, bytes);
+      }
       continue;
     }
     detail::gather_bytes(on, fields[i].function->storage(), total_count_, send_.storage(), s.send,
@@ -279,6 +290,17 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     // Earlier fields' requests may be running: their buffers stay with the plan for good.
     abandoned_ = true;
     throw;
+  }
+  if (pack_failure) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      slot& s = *slots_[i];
+      if (MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(),
+                      MPI_STATUSES_IGNORE) != MPI_SUCCESS) {
+        abandoned_ = true;
+      }
+    }
+    current_.clear();
+    std::rethrow_exception(pack_failure);
   }
   in_flight_ = true;
 }

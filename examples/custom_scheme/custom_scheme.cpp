@@ -106,7 +106,8 @@ struct ssp33 {
     k = rhs(y, t + dt);
     y = 0.75 * values(u) + 0.25 * values(y) + (0.25 * dt) * values(k);
     k = rhs(y, t + 0.5 * dt);
-    u = (1.0 / 3.0) * values(u) + (2.0 / 3.0) * values(y) + (2.0 / 3.0 * dt) * values(k);
+    // u = 1/3 u + 2/3 (y + dt L(y)), written as an increment of u: fl(1/3) + fl(2/3) != 1
+    u = values(u) + (2.0 / 3.0) * (values(y) + dt * values(k) - values(u));
   }
 };
 // [end snippet]

@@ -5,6 +5,7 @@
 // dist_function.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -166,6 +167,35 @@ TEST(paged_dist_function, refuses_what_dist_function_refuses) {
   fm::paged_dist_function<double> moved = std::move(s.pv);
   EXPECT_THROW((void)s.pv.owned_size(), fm::error);
   EXPECT_EQ(moved.owned_size(), s.owned);
+}
+
+// A rank whose halo packing fails (its file truncated behind its back: a read error)
+// throws; the round still completes, so the other ranks neither hang nor fail, and they
+// receive NaN, not stale values, from that rank.
+TEST(paged_dist_function, a_failed_pack_throws_on_its_rank_and_hangs_no_other) {
+  setup s;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) GTEST_SKIP() << "needs a neighbour to send to";
+  const auto& store = static_cast<const fm::file_store&>(s.pu.local().array().store());
+  if (rank == 0) {
+    ASSERT_EQ(::ftruncate(store.native_handle(), 0), 0);
+    EXPECT_THROW(s.pu.exchange(), fm::store_error);
+    EXPECT_TRUE(s.pu.halo_stale());
+  } else {
+    EXPECT_NO_THROW(s.pu.exchange());
+    EXPECT_FALSE(s.pu.halo_stale());
+    if (size == 2) {  // every halo cell of rank 1 is rank 0's
+      for (fm::index_t c = s.owned; c < s.total; ++c) {
+        ASSERT_TRUE(std::isnan(s.pu.get(c))) << "halo cell " << c;
+      }
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  // The layout's plan still works: an in-memory exchange afterwards.
+  s.u.exchange();
+  EXPECT_FALSE(s.u.halo_stale());
 }
 
 }  // namespace

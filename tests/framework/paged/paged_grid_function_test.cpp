@@ -170,7 +170,9 @@ TEST_P(paged_grid_function_on, pages_side_by_side_and_shared_pages_give_the_same
   paged_grid_function<double> out_of_core(n, disk_, four_times_the_cache, "out_of_core");
   out_of_core.assign(make_zip(neighbours{n}, pure(pr(x_)), index()) * y_ + 1.0, on());
   expect_same_bits(out_of_core.to_vector(), zs.to_vector());
-  if (threaded) EXPECT_EQ(exec::last_actual_threads(), 3) << "one worker per thread";
+  if (threaded) {
+    EXPECT_EQ(exec::last_actual_threads(), 3) << "one worker per thread";
+  }
 
   const paged_options all_cached{.page = page, .cached = 16};  // 2 channels x 16 pages
   paged_grid_function<double> in_cache(n, disk_, all_cached, "in_cache");
@@ -178,7 +180,9 @@ TEST_P(paged_grid_function_on, pages_side_by_side_and_shared_pages_give_the_same
             in_cache.pages());
   in_cache.assign(make_zip(neighbours{n}, pure(pr(x_)), index()) * y_ + 1.0, on());
   expect_same_bits(in_cache.to_vector(), zs.to_vector());
-  if (threaded) EXPECT_EQ(exec::last_actual_threads(), 3) << "the last page's threads";
+  if (threaded) {
+    EXPECT_EQ(exec::last_actual_threads(), 3) << "the last page's threads";
+  }
   // In the cache, nothing went to the file.
   EXPECT_EQ(in_cache.array().statistics().write_backs, 0u);
 }

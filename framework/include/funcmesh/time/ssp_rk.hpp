@@ -28,7 +28,11 @@ struct ssp_rk2 {
 };
 
 // u1 = u + dt L(u); u2 = 3/4 u + 1/4 (u1 + dt L(u1)); u <- 1/3 u + 2/3 (u2 + dt L(u2)).
-// u2 overwrites u1 in place (read at its own index only), so two registers suffice.
+// u2 overwrites u1 in place (read at its own index only), so two registers suffice. The
+// last stage is written u + 2/3 (u2 + dt L(u2) - u): as 1/3 u + 2/3 (...) it would scale
+// the state by fl(1/3) + fl(2/3) = 1 - 2^-54 each step, a drift of a conserved sum
+// (-2.2e-13 relative after 4000 steps); as an increment the weight's rounding multiplies
+// only the step's change. (3/4 and 1/4 are exact: the second stage keeps its form.)
 struct ssp_rk3 {
   static constexpr int storage = 2;
   static constexpr int order = 3;
@@ -43,7 +47,7 @@ struct ssp_rk3 {
     k = rhs(y, t + dt);
     y = 0.75 * values(u) + 0.25 * values(y) + (0.25 * dt) * values(k);
     k = rhs(y, t + 0.5 * dt);
-    u = (1.0 / 3.0) * values(u) + (2.0 / 3.0) * values(y) + (2.0 / 3.0 * dt) * values(k);
+    u = values(u) + (2.0 / 3.0) * (values(y) + dt * values(k) - values(u));
   }
 };
 
