@@ -29,7 +29,7 @@
 #include <funcmesh/comm.hpp>
 #include <funcmesh/partition/airfoil_grid.hpp>
 
-#include "../../examples/common/arguments.hpp"
+#include <funcmesh/app.hpp>
 #include "../../examples/common/memory_report.hpp"
 #include "../../examples/euler/airfoil_solver.hpp"
 #include "../common/mpi_timing.hpp"
@@ -152,11 +152,12 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
   settings s;
-  example::arguments args("euler (benchmark)",
-                          "The Airfoil algorithm: funcmesh against plain loops, funcmesh's "
-                          "ms/iteration per executor, the memory of examples/euler's set-up "
-                          "and the cost of a shuffled cell order. Run with mpirun -np 2 for the "
-                          "2-rank figures.");
+  funcmesh::app::program args(
+      "euler (benchmark)",
+      "The Airfoil algorithm: funcmesh against plain loops, funcmesh's "
+      "ms/iteration per executor, the memory of examples/euler's set-up "
+      "and the cost of a shuffled cell order. Run with mpirun -np 2 for the "
+      "2-rank figures.");
   args.option("i", s.i, "grid: 3I x J cells");
   args.option("j", s.j, "grid: 3I x J cells");
   args.option("iterations", s.iterations, "iterations per timed batch");
@@ -167,7 +168,7 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
   args.option("seed", s.seed, "of the shuffled grid's cell order");
   try {
     if (!args.parse(argc, argv, rank == 0)) return 0;
-  } catch (const example::usage_error& e) {
+  } catch (const funcmesh::app::usage_error& e) {
     if (rank == 0) std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }

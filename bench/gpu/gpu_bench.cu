@@ -20,7 +20,7 @@
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 
-#include "../../examples/common/arguments.hpp"
+#include <funcmesh/app.hpp>
 #include "gpu_timing.hpp"
 
 namespace fm = funcmesh;
@@ -275,7 +275,7 @@ int run(const settings& s) {
 
 int main(int argc, char** argv) {
   settings s;
-  example::arguments args(
+  funcmesh::app::program args(
       "gpu (benchmark)",
       "funcmesh on the cuda executor: axpy and triad bandwidth as a fraction of cudaMemcpy's\n"
       "(gpu_axpy_fraction, gpu_triad_fraction; goal >= 0.9), the reproducible sum's time over\n"
@@ -288,10 +288,10 @@ int main(int argc, char** argv) {
   try {
     if (!args.parse(argc, argv, true)) return 0;
     if (s.size < 1 || s.repeats < 1 || s.halo_side < 2 || s.halo_parts < 2) {
-      throw example::usage_error(
+      throw funcmesh::app::usage_error(
           "gpu: --size and --repeats must be at least 1, --halo-side and --halo-parts 2");
     }
-  } catch (const example::usage_error& e) {
+  } catch (const funcmesh::app::usage_error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }

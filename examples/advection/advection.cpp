@@ -12,13 +12,11 @@
 
 #include <mpi.h>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
 #include <funcmesh/time.hpp>
 
-#include "../common/arguments.hpp"
 #include "../common/memory_report.hpp"
-#include "../common/meshes.hpp"
-#include "../common/mpi_program.hpp"
 #include "../common/output.hpp"
 #include "../common/schemes.hpp"
 
@@ -55,7 +53,7 @@ struct outflow {
 };
 
 struct settings {
-  example::mesh_choice mesh;
+  fm::app::mesh_options mesh;
   double t_end = 0.5;
   double cfl = 0.8;
   std::string scheme = "ssp-rk3";
@@ -65,24 +63,22 @@ struct settings {
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   const MPI_Comm world = env.world().get();
   settings s;
-  example::arguments args("advection",
-                          "A scalar carried by a divergence-free flow, upwind finite volumes.");
-  s.mesh.add_to(args);
+  fm::app::program args("advection",
+                        "A scalar carried by a divergence-free flow, upwind finite volumes.");
+  args.add_mesh(s.mesh);
   args.option("t-end", s.t_end, "end time");
   args.option("cfl", s.cfl, "dt = cfl * min(V / outflow rate)");
-  args.option("scheme", s.scheme, example::scheme_names);
-  s.output.add_to(args);
+  args.add_scheme(s.scheme);
+  args.add_output(s.output);
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
       "and resident at the end)");
   if (!args.parse(argc, argv, rank == 0)) return 0;
   if (!(s.t_end > 0) || !(s.cfl > 0)) {
-    throw example::usage_error("advection: --t-end and --cfl must be positive");
+    throw fm::app::usage_error("advection: --t-end and --cfl must be positive");
   }
-  example::check_scheme(s.scheme, "advection");
-  s.output.check("advection");
 
-  const fm::distributed_layout layout = s.mesh.load(world);
+  const fm::distributed_layout layout = fm::app::load(world, s.mesh);
   const fm::face_set& faces = layout.faces();
   const fm::grid_function<double>& volume = layout.volume();
   fm::dist_function<double> u(layout, "u");
@@ -132,7 +128,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return example::mpi_program(argc, argv, "advection", [&](fm::mpi::environment& env, int rank) {
+  return fm::app::run(argc, argv, "advection", [&](fm::mpi::environment& env, int rank) {
     return run(env, rank, argc, argv);
   });
 }

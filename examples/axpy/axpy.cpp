@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/framework.hpp>
 
 namespace fm = funcmesh;
@@ -26,57 +28,27 @@ struct options {
   double b = -0.5;
 };
 
-void print_help() {
-  std::puts(
-      "usage: axpy [--size N] [--executor serial|openmp|cuda|cuda:<d>|auto] [--a A] [--b B]\n"
-      "\n"
-      "Runs y += a*x and z = a*x + b*y[ind] (ind a random permutation) as funcmesh\n"
-      "expressions, in the functional style (fmap/apply) and as arithmetic, and compares\n"
-      "each with a plain loop. Exit status 0 when all agree.\n"
-      "  --size N       grid size (default 1048576)\n"
-      "  --executor E   where the loops run (default: FUNCMESH_EXECUTOR, else auto)\n"
-      "  --a A, --b B   the scalars (default 2.5 and -0.5)");
-}
-
-// Strict parsing: a typo must not silently become a default.
-bool parse(int argc, char** argv, options& chosen) {
+// Strict parsing: a typo must not silently become a default. Exit 2 on a bad command line.
+bool parse(int argc, char** argv, options& chosen, int& status) {
   if (const char* env = std::getenv("FUNCMESH_EXECUTOR")) chosen.executor = env;
-  for (int k = 1; k < argc; ++k) {
-    const std::string_view flag = argv[k];
-    if (flag == "--help" || flag == "-h") {
-      print_help();
-      std::exit(0);
-    }
-    if (k + 1 >= argc) {
-      std::fprintf(stderr, "axpy: %s needs a value (see --help)\n", argv[k]);
-      return false;
-    }
-    const std::string value = argv[++k];
-    std::size_t used = 0;
-    try {
-      if (flag == "--size") {
-        chosen.size = std::stoll(value, &used);
-        if (chosen.size < 0) throw std::invalid_argument("negative");
-      } else if (flag == "--a") {
-        chosen.a = std::stod(value, &used);
-      } else if (flag == "--b") {
-        chosen.b = std::stod(value, &used);
-      } else if (flag == "--executor") {
-        chosen.executor = value;
-        used = value.size();
-      } else {
-        std::fprintf(stderr, "axpy: unknown option %s (see --help)\n", argv[k - 1]);
-        return false;
-      }
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != value.size()) {
-      std::fprintf(stderr, "axpy: %s: '%s' is not a valid value\n", argv[k - 1], value.c_str());
-      return false;
-    }
+  fm::app::program args("axpy",
+                        "Runs y += a*x and z = a*x + b*y[ind] (ind a random permutation) as "
+                        "funcmesh expressions, in the functional style (fmap/apply) and as "
+                        "arithmetic, and compares each with a plain loop. Exit status 0 when all "
+                        "agree.");
+  args.option("size", chosen.size, "grid size")
+      ->check(CLI::Range(fm::index_t{0}, std::numeric_limits<fm::index_t>::max()));
+  args.add_executor(chosen.executor);
+  args.option("a", chosen.a, "the scalar a");
+  args.option("b", chosen.b, "the scalar b");
+  try {
+    status = 0;
+    return args.parse(argc, argv);
+  } catch (const fm::app::usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    status = 2;
+    return false;
   }
-  return true;
 }
 
 double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
@@ -106,7 +78,8 @@ double timed(Work&& work) {
 
 int main(int argc, char** argv) {
   options chosen;
-  if (!parse(argc, argv, chosen)) return 2;
+  int status = 0;
+  if (!parse(argc, argv, chosen, status)) return status;
   try {
     fm::set_default_executor(chosen.executor);  // "auto" stays per translation unit
     const fm::index_t n = chosen.size;

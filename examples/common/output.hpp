@@ -1,6 +1,6 @@
 // The output options the example programs share: a VTK series (--vtk DIR: a .vtu per rank,
 // a .pvtu per output step, one .pvd for ParaView) and pictures (--png FILE: the field, and
-// FILE's name + "_partition" for the ranks' parts), and --quiet.
+// FILE's name + "_partition" for the ranks' parts), and --quiet: the writer behind them.
 #pragma once
 
 #include <cstdio>
@@ -15,26 +15,12 @@
 #include <funcmesh/comm/parallel_output.hpp>
 #include <funcmesh/comm/png_output.hpp>
 
-#include "arguments.hpp"
+#include <funcmesh/app/program.hpp>
 
 namespace example {
 
-struct output_choice {
-  std::string vtk;
-  std::string png;
-  int every = 0;
-  bool quiet = false;
-
-  void check(const std::string& program) const {
-    if (every < 0) throw usage_error(program + ": --output-every must be >= 0");
-  }
-  void add_to(arguments& args) {
-    args.option("vtk", vtk, "write a VTK series (.vtu per rank, .pvtu, .pvd) into this folder");
-    args.option("png", png, "write a picture of the final field (2-D; a slice of 3-D meshes)");
-    args.option("output-every", every, "with --vtk: also write every N steps (0: first and last)");
-    args.flag("quiet", quiet, "no progress output");
-  }
-};
+// The output options are funcmesh::app::output_options (program::add_output).
+using output_choice = funcmesh::app::output_options;
 
 // "out/heat.png" -> "out/heat_partition.png".
 inline std::filesystem::path partition_picture(const std::filesystem::path& png) {

@@ -1,4 +1,5 @@
-// Choosing a built-in time scheme by name (--scheme) in the example programs.
+// Running a built-in time scheme chosen by name (program::add_scheme's --scheme) in the
+// example programs.
 #pragma once
 
 #include <algorithm>
@@ -11,18 +12,9 @@
 
 #include <funcmesh/time.hpp>
 
-#include "arguments.hpp"
 #include "output.hpp"
 
 namespace example {
-
-inline constexpr const char* scheme_names = "euler, ssp-rk2, ssp-rk3 or rk4";
-
-inline void check_scheme(const std::string& name, const std::string& program) {
-  if (name != "euler" && name != "ssp-rk2" && name != "ssp-rk3" && name != "rk4") {
-    throw usage_error(program + ": --scheme '" + name + "' is not " + scheme_names);
-  }
-}
 
 // driver(scheme named `name`, options)(u, rhs, extras...).
 template <class S, class F, class... Extras>

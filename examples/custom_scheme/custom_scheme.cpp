@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/framework.hpp>
 #include <funcmesh/time.hpp>
 
@@ -23,65 +24,30 @@ struct options {
   bool quiet = false;
 };
 
-void print_help() {
-  std::puts(
-      "usage: custom_scheme [--cells N] [--steps N] [--executor E] [--quiet]\n"
-      "\n"
-      "Builds two user-defined time schemes (Heun's method from a Butcher tableau, and\n"
-      "SSP-RK(3,3) as a hand-written step), measures their order on N decaying ODEs\n"
-      "y_i' = -k_i y_i, and checks that they conserve mass on 1-D periodic upwind\n"
-      "advection. Exit status 0 when every check passes.\n"
-      "  --cells N      values per grid function (default 1000, at least 2)\n"
-      "  --steps N      steps of the coarser run to t = 1 (default 40, at least 4);\n"
-      "                 the finer run takes twice as many\n"
-      "  --executor E   serial | openmp | cuda | auto (default: FUNCMESH_EXECUTOR, else auto)\n"
-      "  --quiet        no progress lines");
-}
-
-// Strict parsing: a typo must not silently become a default.
-bool parse(int argc, char** argv, options& chosen) {
+// Strict parsing: a typo must not silently become a default. Exit 2 on a bad command line.
+bool parse(int argc, char** argv, options& chosen, int& status) {
   if (const char* env = std::getenv("FUNCMESH_EXECUTOR")) chosen.executor = env;
-  for (int k = 1; k < argc; ++k) {
-    const std::string_view flag = argv[k];
-    if (flag == "--help" || flag == "-h") {
-      print_help();
-      std::exit(0);
-    }
-    if (flag == "--quiet") {
-      chosen.quiet = true;
-      continue;
-    }
-    if (flag != "--cells" && flag != "--steps" && flag != "--executor") {
-      std::fprintf(stderr, "custom_scheme: unknown option %s (see --help)\n", argv[k]);
-      return false;
-    }
-    if (k + 1 >= argc) {
-      std::fprintf(stderr, "custom_scheme: %s needs a value (see --help)\n", argv[k]);
-      return false;
-    }
-    const std::string value = argv[++k];
-    std::size_t used = 0;
-    try {
-      if (flag == "--cells") {
-        chosen.cells = std::stoll(value, &used);
-        if (chosen.cells < 2) used = 0;
-      } else if (flag == "--steps") {
-        chosen.steps = std::stoi(value, &used);
-        if (chosen.steps < 4) used = 0;
-      } else {
-        chosen.executor = value;
-        used = value.size();
-      }
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != value.size() || value.empty()) {
-      std::fprintf(stderr, "custom_scheme: %s: '%s' is not a valid value (see --help)\n",
-                   argv[k - 1], value.c_str());
-      return false;
-    }
+  fm::app::program args(
+      "custom_scheme",
+      "Builds two user-defined time schemes (Heun's method from a Butcher tableau, and "
+      "SSP-RK(3,3) as a hand-written step), measures their order on N decaying ODEs "
+      "y_i' = -k_i y_i, and checks that they conserve mass on 1-D periodic upwind advection. "
+      "Exit status 0 when every check passes.");
+  args.option("cells", chosen.cells, "values per grid function")
+      ->check(CLI::Range(fm::index_t{2}, fm::index_t{1} << 40));
+  args.option("steps", chosen.steps,
+              "steps of the coarser run to t = 1 (the finer run takes twice as many)")
+      ->check(CLI::Range(4, 1 << 24));
+  args.add_executor(chosen.executor);
+  args.flag("quiet", chosen.quiet, "no progress lines");
+  try {
+    status = 0;
+    return args.parse(argc, argv);
+  } catch (const fm::app::usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    status = 2;
+    return false;
   }
-  return true;
 }
 
 }  // namespace
@@ -159,7 +125,8 @@ double mass_drift(const Scheme& scheme, fm::index_t n) {
 
 int main(int argc, char** argv) {
   options chosen;
-  if (!parse(argc, argv, chosen)) return 2;
+  int status = 0;
+  if (!parse(argc, argv, chosen, status)) return status;
   try {
     fm::set_default_executor(chosen.executor);  // "auto" stays per translation unit
     std::printf("custom_scheme: %lld values on the %s executor\n",

@@ -13,14 +13,12 @@
 
 #include <mpi.h>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
 #include <funcmesh/partition/airfoil_grid.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
 
-#include "../common/arguments.hpp"
 #include "../common/memory_report.hpp"
-#include "../common/meshes.hpp"
-#include "../common/mpi_program.hpp"
 #include "../common/output.hpp"
 #include "airfoil_solver.hpp"
 
@@ -41,7 +39,7 @@ struct settings {
 };
 
 fm::distributed_layout load(MPI_Comm comm, const settings& s) {
-  if (!s.mesh.empty()) return example::mesh_choice{.file = s.mesh}.load(comm);
+  if (!s.mesh.empty()) return fm::distribute_gmsh(comm, s.mesh);
   const fm::airfoil_options grid{.i = s.i, .j = s.j, .round_to_file_precision = !s.full_precision};
   return fm::distribute_generated(comm, [grid] { return fm::airfoil_grid(grid); });
 }
@@ -62,8 +60,8 @@ void check_mesh(const fm::distributed_layout& layout, const settings& s) {
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   const MPI_Comm world = env.world().get();
   settings s;
-  example::arguments args("euler",
-                          "Compressible Euler flow past NACA0012 (the classic Airfoil algorithm).");
+  fm::app::program args("euler",
+                        "Compressible Euler flow past NACA0012 (the classic Airfoil algorithm).");
   args.option("i", s.i, "built-in grid: cells around the airfoil per third of the C (3I x J)");
   args.option("j", s.j, "built-in grid: cells from the wall to the far field");
   args.option("mesh", s.mesh, "a 2-D Gmsh .msh file with groups \"wall\" and \"farfield\"");
@@ -73,16 +71,15 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.flag("full-precision", s.full_precision, "built-in grid: do not round to 6 decimals");
   args.flag("float-constants", s.float_constants,
             "the classic code's constants (1.4f, 0.9f, 0.05f, 0.4f): its published residuals");
-  s.output.add_to(args);
+  args.add_output(s.output);
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
       "and at iteration 10)");
   if (!args.parse(argc, argv, rank == 0)) return 0;
-  if (s.iterations < 0) throw example::usage_error("euler: --iterations must be >= 0");
-  if (s.print_every < 1) throw example::usage_error("euler: --print-every must be >= 1");
-  s.output.check("euler");
+  if (s.iterations < 0) throw fm::app::usage_error("euler: --iterations must be >= 0");
+  if (s.print_every < 1) throw fm::app::usage_error("euler: --print-every must be >= 1");
   if (s.form != "gather" && s.form != "scatter") {
-    throw example::usage_error("euler: --form '" + s.form + "' is neither gather nor scatter");
+    throw fm::app::usage_error("euler: --form '" + s.form + "' is neither gather nor scatter");
   }
   const fm::distributed_layout layout = load(world, s);
   check_mesh(layout, s);
@@ -166,7 +163,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return example::mpi_program(argc, argv, "euler", [&](fm::mpi::environment& env, int rank) {
+  return fm::app::run(argc, argv, "euler", [&](fm::mpi::environment& env, int rank) {
     return run(env, rank, argc, argv);
   });
 }

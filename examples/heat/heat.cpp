@@ -19,14 +19,12 @@
 
 #include <mpi.h>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
 #include <funcmesh/paged/paged.hpp>
 #include <funcmesh/time.hpp>
 
-#include "../common/arguments.hpp"
 #include "../common/memory_report.hpp"
-#include "../common/meshes.hpp"
-#include "../common/mpi_program.hpp"
 #include "../common/output.hpp"
 #include "../common/schemes.hpp"
 
@@ -69,7 +67,7 @@ struct stiffness {
 };
 
 struct settings {
-  example::mesh_choice mesh;
+  fm::app::mesh_options mesh;
   double kappa = 1.0;
   double t_end = 0.05;
   double cfl = 0.4;
@@ -104,7 +102,7 @@ std::vector<std::pair<std::string, double>> parse_groups(const std::string& text
       ok = ok && used == item.size() - equals - 1;
     }
     if (!ok) {
-      throw example::usage_error(std::string("heat: ") + option + " '" + item +
+      throw fm::app::usage_error(std::string("heat: ") + option + " '" + item +
                                  "' is not GROUP=VALUE");
     }
     groups.emplace_back(item.substr(0, equals), value);
@@ -122,7 +120,7 @@ boundary_table boundary_conditions(const fm::face_set& faces, const settings& s)
     if (id == 0) {
       std::string known;
       for (const auto& g : faces.boundary_groups()) known += " " + g.second;
-      throw example::usage_error("heat: no boundary group '" + name + "' (the mesh has:" + known +
+      throw fm::app::usage_error("heat: no boundary group '" + name + "' (the mesh has:" + known +
                                  ")");
     }
     for (int k = 0; k < table.count; ++k) {
@@ -133,7 +131,7 @@ boundary_table boundary_conditions(const fm::face_set& faces, const settings& s)
       }
     }
     if (table.count == boundary_table::capacity) {
-      throw example::usage_error("heat: more than 16 boundary groups");
+      throw fm::app::usage_error("heat: more than 16 boundary groups");
     }
     table.id[table.count] = id;
     table.dirichlet[table.count] = dirichlet;
@@ -221,9 +219,9 @@ double solve_paged(MPI_Comm comm, int rank, const settings& s, const fm::distrib
 }
 
 // One solve; returns the L2 error against the manufactured solution (or 0).
-double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_choice& mesh,
+double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_options& mesh,
              bool last) {
-  const fm::distributed_layout layout = mesh.load(comm);
+  const fm::distributed_layout layout = fm::app::load(comm, mesh);
   const fm::face_set& faces = layout.faces();
   const boundary_table boundary = boundary_conditions(faces, s);
   const int dimension = layout.local().cells.dimension;
@@ -281,12 +279,12 @@ double solve(MPI_Comm comm, int rank, const settings& s, const example::mesh_cho
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   const MPI_Comm world = env.world().get();
   settings s;
-  example::arguments args("heat", "The heat equation by finite volumes, explicit in time.");
-  s.mesh.add_to(args);
+  fm::app::program args("heat", "The heat equation by finite volumes, explicit in time.");
+  args.add_mesh(s.mesh);
   args.option("kappa", s.kappa, "diffusivity");
   args.option("t-end", s.t_end, "end time");
   args.option("cfl", s.cfl, "dt = cfl * min(V / sum(kappa A / d))");
-  args.option("scheme", s.scheme, "euler, ssp-rk2, ssp-rk3 or rk4");
+  args.add_scheme(s.scheme);
   args.option("dirichlet", s.dirichlet, "GROUP=VALUE,... fixed temperatures");
   args.option("neumann", s.neumann, "GROUP=VALUE,... fixed heat flux in (others: insulated)");
   args.flag("manufactured", s.manufactured,
@@ -297,37 +295,35 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.option("paged", s.paged,
               "keep u and the scheme's registers in files in this folder, each cached in a "
               "quarter of its pages (no --vtk, --png)");
-  s.output.add_to(args);
+  args.add_output(s.output);
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
       "and resident at the end of the last solve)");
   if (!args.parse(argc, argv, rank == 0)) return 0;
   s.verbose = args.verbose();
   if (!(s.t_end > 0) || !(s.kappa > 0) || !(s.cfl > 0)) {
-    throw example::usage_error("heat: --t-end, --kappa and --cfl must be positive");
+    throw fm::app::usage_error("heat: --t-end, --kappa and --cfl must be positive");
   }
-  example::check_scheme(s.scheme, "heat");
-  s.output.check("heat");
   if (s.min_order > 0 && s.refine < 2) {
-    throw example::usage_error("heat: --min-order needs --manufactured --refine K with K >= 2");
+    throw fm::app::usage_error("heat: --min-order needs --manufactured --refine K with K >= 2");
   }
   if (s.refine < 1 || (s.refine > 1 && !s.manufactured)) {
-    throw example::usage_error("heat: --refine K needs K >= 1 and --manufactured");
+    throw fm::app::usage_error("heat: --refine K needs K >= 1 and --manufactured");
   }
   if (!s.paged.empty()) {
     if (!s.output.vtk.empty() || !s.output.png.empty()) {
-      throw example::usage_error("heat: --paged writes no fields (no --vtk, --png)");
+      throw fm::app::usage_error("heat: --paged writes no fields (no --vtk, --png)");
     }
     if (!std::filesystem::is_directory(s.paged)) {
-      throw example::usage_error("heat: --paged '" + s.paged + "' is not a folder");
+      throw fm::app::usage_error("heat: --paged '" + s.paged + "' is not a folder");
     }
   }
   if (s.manufactured && !s.mesh.file.empty()) {
-    throw example::usage_error("heat: --manufactured runs on the built-in unit boxes");
+    throw fm::app::usage_error("heat: --manufactured runs on the built-in unit boxes");
   }
   std::vector<double> errors, sizes;
   double order = 0;
-  example::mesh_choice mesh = s.mesh;
+  fm::app::mesh_options mesh = s.mesh;
   for (int level = 0; level < s.refine; ++level) {
     const double error = solve(world, rank, s, mesh, level + 1 == s.refine);
     if (s.manufactured && rank == 0) {
@@ -366,7 +362,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return example::mpi_program(argc, argv, "heat", [&](fm::mpi::environment& env, int rank) {
+  return fm::app::run(argc, argv, "heat", [&](fm::mpi::environment& env, int rank) {
     return run(env, rank, argc, argv);
   });
 }

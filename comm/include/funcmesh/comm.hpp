@@ -2,6 +2,7 @@
 // exchange, face loops, global reductions and parallel output.
 #pragma once
 
+#include <funcmesh/comm/app_run.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>
@@ -17,6 +18,7 @@
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/comm/halo_state.hpp>
+#include <funcmesh/comm/load_mesh.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/paged_dist_function.hpp>
 #include <funcmesh/comm/parallel_output.hpp>

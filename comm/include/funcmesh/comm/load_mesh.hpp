@@ -1,0 +1,32 @@
+// Meshes into an MPI program in one call: distribute_gmsh(comm, path) (rank 0 reads the
+// file, a read error fails every rank alike with the file's message, every rank gets its
+// part) and app::load(comm, mesh_options) for what a program's --mesh/--builtin chose.
+#pragma once
+
+#include <filesystem>
+
+#include <mpi.h>
+
+#include <funcmesh/app/mesh_options.hpp>
+#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/partition/local_mesh.hpp>
+#include <funcmesh/partition/partitioning.hpp>
+
+namespace funcmesh {
+
+// Collective. The file is read on rank 0 only; a missing or corrupt file throws the same
+// mpi::collective_error on every rank (naming the file, position and reason), before any
+// partitioning.
+distributed_layout distribute_gmsh(MPI_Comm comm, const std::filesystem::path& path,
+                                   const partition_options& partitioning = {},
+                                   const halo_options& halo = {});
+
+namespace app {
+// Collective: a Gmsh file when options.file is set (distribute_gmsh), else the built-in
+// box every rank generates and keeps its part of. Bad options throw usage_error on every
+// rank alike, before any message.
+distributed_layout load(MPI_Comm comm, const mesh_options& options,
+                        const partition_options& partitioning = {}, const halo_options& halo = {});
+}  // namespace app
+
+}  // namespace funcmesh

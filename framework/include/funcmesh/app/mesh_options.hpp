@@ -1,0 +1,30 @@
+// mesh_options: which mesh a program runs on, as its command line gives it: a Gmsh file
+// (--mesh FILE) or a built-in box (--builtin NAME --n N --perturbation P). Plain data and
+// its checks; comm's app::load(comm, options) reads or generates it on every rank.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <funcmesh/core/index.hpp>
+
+namespace funcmesh::app {
+
+struct mesh_options {
+  std::string file;  // a Gmsh .msh file; empty: the built-in box
+  std::string builtin = "box2d-quad";
+  index_t n = 64;           // built-in: cells per direction on the unit square or cube
+  double perturbation = 0;  // built-in: interior nodes moved by up to this fraction of h
+
+  // "box2d-quad 64^d" or the file's name.
+  std::string describe() const;
+  // Throws usage_error naming the option for values no built-in mesh accepts (the command
+  // line checks them too; this is for options set in code).
+  void check() const;
+};
+
+// box2d-quad, box2d-tri, box3d-hex, box3d-tet.
+const std::vector<std::string>& builtin_mesh_names();
+
+}  // namespace funcmesh::app

@@ -1,0 +1,31 @@
+// mesh_options: description and checks.
+#include <funcmesh/app/mesh_options.hpp>
+
+#include <algorithm>
+
+#include <funcmesh/app/usage_error.hpp>
+
+namespace funcmesh::app {
+
+const std::vector<std::string>& builtin_mesh_names() {
+  static const std::vector<std::string> names{"box2d-quad", "box2d-tri", "box3d-hex", "box3d-tet"};
+  return names;
+}
+
+std::string mesh_options::describe() const {
+  return file.empty() ? builtin + " " + std::to_string(n) + "^d" : file;
+}
+
+void mesh_options::check() const {
+  const auto& names = builtin_mesh_names();
+  if (std::find(names.begin(), names.end(), builtin) == names.end()) {
+    throw usage_error("--builtin '" + builtin +
+                      "' is not box2d-quad, box2d-tri, box3d-hex or box3d-tet");
+  }
+  if (n < 1) throw usage_error("--n must be at least 1, got " + std::to_string(n));
+  if (!(perturbation >= 0 && perturbation <= 0.2)) {
+    throw usage_error("--perturbation must be in [0, 0.2], got " + std::to_string(perturbation));
+  }
+}
+
+}  // namespace funcmesh::app
