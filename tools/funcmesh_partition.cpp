@@ -4,39 +4,17 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/partition.hpp>
 
 namespace fm = funcmesh;
 
 namespace {
-
-const char* const help_text =
-    "usage: funcmesh-partition (--mesh FILE.msh | --generate NAME [--cells N]) --parts N\n"
-    "                          [options]\n"
-    "\n"
-    "Splits a mesh into N parts and prints edge cut, imbalance, halo/owned ratio,\n"
-    "neighbours per part and communication volume; writes the partition to a .vtu file.\n"
-    "\n"
-    "  --mesh FILE        a Gmsh .msh file (MSH 2.2 or 4.1, ASCII or binary)\n"
-    "  --generate NAME    a built-in mesh: box2d-tri, box2d-quad, box3d-hex, box3d-tet\n"
-    "  --cells N          approximate cell count of the generated mesh (default 100000)\n"
-    "  --perturb F        move interior nodes of the generated mesh randomly by up to F\n"
-    "                     times the cell size (default 0)\n"
-    "  --parts N          number of parts (required)\n"
-    "  --method M         kway (default), recursive or geometric\n"
-    "  --objective O      cut (default) or volume (METIS communication volume)\n"
-    "  --imbalance X      largest part / mean part allowed (default 1.03)\n"
-    "  --seed S           METIS seed (default: METIS's own)\n"
-    "  --contiguous       ask METIS for contiguous parts\n"
-    "  --adjacency A      face (default) or node: which cells are neighbours\n"
-    "  --output FILE      the .vtu file to write (default partition.vtu)\n"
-    "  --no-output        write no file\n"
-    "  --help             this text";
 
 struct options {
   std::string mesh_file;
@@ -46,111 +24,64 @@ struct options {
   int parts = 0;
   fm::partition_options partitioning;
   std::string output = "partition.vtu";
-  bool write = true;
+  bool no_output = false;
+  std::string method = "kway";
+  std::string objective = "cut";
+  std::string adjacency = "face";
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  std::fprintf(stderr, "funcmesh-partition: %s (see --help)\n", message.c_str());
-  std::exit(2);
-}
-
-long long parse_integer(std::string_view flag, const std::string& text, long long low) {
-  std::size_t used = 0;
-  long long value = 0;
+// The command line (funcmesh::app::program); false after --help. Exits 2 with one line
+// on a mistake.
+bool parse(int argc, char** argv, options& chosen) {
+  fm::app::program args("funcmesh-partition",
+                        "Splits a mesh into N parts and prints edge cut, imbalance, halo/owned "
+                        "ratio, neighbours per part and communication volume; writes the "
+                        "partition to a .vtu file (cell data \"part\").");
+  auto* mesh =
+      args.option("mesh", chosen.mesh_file, "a Gmsh .msh file (MSH 2.2 or 4.1, ASCII or binary)");
+  auto* generate =
+      args.option("generate", chosen.generate, "a built-in mesh")
+          ->check(CLI::IsMember({"box2d-tri", "box2d-quad", "box3d-hex", "box3d-tet"}));
+  mesh->excludes(generate);
+  args.option("cells", chosen.cells, "approximate cell count of the generated mesh")
+      ->check(CLI::Range(fm::index_t{1}, std::numeric_limits<fm::index_t>::max()));
+  args.option("perturb", chosen.perturb,
+              "move interior nodes of the generated mesh randomly by up to this fraction of "
+              "the cell size")
+      ->check(CLI::Range(0.0, 0.5));
+  args.option("parts", chosen.parts, "number of parts")
+      ->required()
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  args.option("method", chosen.method, "METIS k-way, METIS recursive bisection or geometric")
+      ->check(CLI::IsMember({"kway", "recursive", "geometric"}));
+  args.option("objective", chosen.objective, "edge cut or METIS communication volume")
+      ->check(CLI::IsMember({"cut", "volume"}));
+  args.option("imbalance", chosen.partitioning.imbalance, "largest part / mean part allowed")
+      ->check(CLI::Range(1.0, 100.0));
+  args.option("seed", chosen.partitioning.seed, "METIS seed (-1: METIS's own)");
+  args.flag("contiguous", chosen.partitioning.contiguous, "ask METIS for contiguous parts");
+  args.option("adjacency", chosen.adjacency, "which cells are neighbours")
+      ->check(CLI::IsMember({"face", "node"}));
+  args.option("output", chosen.output, "the .vtu file to write");
+  args.flag("no-output", chosen.no_output, "write no file");
   try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || value < low) {
-    usage_error(std::string(flag) + ": '" + text + "' is not an integer >= " + std::to_string(low));
-  }
-  return value;
-}
-
-double parse_number(std::string_view flag, const std::string& text, double low) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !(value >= low)) {
-    usage_error(std::string(flag) + ": '" + text + "' is not a number >= " + std::to_string(low));
-  }
-  return value;
-}
-
-options parse(int argc, char** argv) {
-  options chosen;
-  for (int k = 1; k < argc; ++k) {
-    const std::string_view flag = argv[k];
-    if (flag == "--help" || flag == "-h") {
-      std::puts(help_text);
-      std::exit(0);
+    if (!args.parse(argc, argv)) return false;
+    if (chosen.mesh_file.empty() == chosen.generate.empty()) {
+      throw fm::app::usage_error(
+          "funcmesh-partition: give exactly one of --mesh FILE and --generate NAME (see --help)");
     }
-    if (flag == "--contiguous") {
-      chosen.partitioning.contiguous = true;
-      continue;
-    }
-    if (flag == "--no-output") {
-      chosen.write = false;
-      continue;
-    }
-    if (k + 1 >= argc) usage_error(std::string(flag) + " needs a value");
-    const std::string value = argv[++k];
-    if (flag == "--mesh") {
-      chosen.mesh_file = value;
-    } else if (flag == "--generate") {
-      chosen.generate = value;
-    } else if (flag == "--cells") {
-      chosen.cells = parse_integer(flag, value, 1);
-    } else if (flag == "--perturb") {
-      chosen.perturb = parse_number(flag, value, 0.0);
-    } else if (flag == "--parts") {
-      chosen.parts = static_cast<int>(parse_integer(flag, value, 1));
-    } else if (flag == "--method") {
-      if (value == "kway") {
-        chosen.partitioning.method = fm::partition_method::metis_kway;
-      } else if (value == "recursive") {
-        chosen.partitioning.method = fm::partition_method::metis_recursive;
-      } else if (value == "geometric") {
-        chosen.partitioning.method = fm::partition_method::geometric;
-      } else {
-        usage_error("--method: '" + value + "' is not kway, recursive or geometric");
-      }
-    } else if (flag == "--objective") {
-      if (value == "cut") {
-        chosen.partitioning.objective = fm::partition_objective::edge_cut;
-      } else if (value == "volume") {
-        chosen.partitioning.objective = fm::partition_objective::communication_volume;
-      } else {
-        usage_error("--objective: '" + value + "' is not cut or volume");
-      }
-    } else if (flag == "--imbalance") {
-      chosen.partitioning.imbalance = parse_number(flag, value, 1.0);
-    } else if (flag == "--seed") {
-      chosen.partitioning.seed = static_cast<int>(parse_integer(flag, value, 0));
-    } else if (flag == "--adjacency") {
-      if (value == "face") {
-        chosen.partitioning.by = fm::adjacency::face;
-      } else if (value == "node") {
-        chosen.partitioning.by = fm::adjacency::node;
-      } else {
-        usage_error("--adjacency: '" + value + "' is not face or node");
-      }
-    } else if (flag == "--output") {
-      chosen.output = value;
-    } else {
-      usage_error("unknown option " + std::string(flag));
-    }
+  } catch (const fm::app::usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(2);
   }
-  if (chosen.mesh_file.empty() == chosen.generate.empty()) {
-    usage_error("give exactly one of --mesh FILE and --generate NAME");
-  }
-  if (chosen.parts < 1) usage_error("--parts N is required");
-  return chosen;
+  fm::partition_options& p = chosen.partitioning;
+  p.method = chosen.method == "kway"        ? fm::partition_method::metis_kway
+             : chosen.method == "recursive" ? fm::partition_method::metis_recursive
+                                            : fm::partition_method::geometric;
+  p.objective = chosen.objective == "cut" ? fm::partition_objective::edge_cut
+                                          : fm::partition_objective::communication_volume;
+  p.by = chosen.adjacency == "face" ? fm::adjacency::face : fm::adjacency::node;
+  return true;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -160,7 +91,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const options chosen = parse(argc, argv);
+  options chosen;
+  if (!parse(argc, argv, chosen)) return 0;
   try {
     auto start = std::chrono::steady_clock::now();
     fm::mesh m;
@@ -188,7 +120,7 @@ int main(int argc, char** argv) {
                 graph_seconds, seconds_since(start));
     std::printf("%s", fm::describe(fm::measure_partition(g, part, chosen.parts)).c_str());
 
-    if (chosen.write) {
+    if (!chosen.no_output) {
       const fm::cell_field fields[] = {{"part", part}};
       fm::write_vtu(chosen.output, m, fields);
       std::printf("wrote %s (cell data 'part')\n", chosen.output.c_str());

@@ -1,6 +1,7 @@
-// Shared plumbing of the expression benchmarks: flags (--reps, --size, --threads, --help),
-// a timer, medians, and the care a shared noisy machine needs: every sample starts from the
-// same OpenMP state, and a note says when other processes competed for the CPUs.
+// Shared plumbing of the expression benchmarks: flags (--reps, --size, --threads, --help,
+// through funcmesh::app::program), a timer, medians, and the care a shared noisy machine
+// needs: every sample starts from the same OpenMP state, and a note says when other
+// processes competed for the CPUs.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 
 #include <time.h>
 #include <unistd.h>
+
+#include <funcmesh/app/program.hpp>
 
 namespace funcmesh::bench {
 
@@ -45,39 +48,39 @@ inline bool parse_count(const char* text, std::int64_t& value) {
   return true;
 }
 
-// Parses the flags every expression benchmark takes. Returns -1 to go on, otherwise the
-// exit status (0 after --help, 2 after a bad flag). `what` is the --help text.
+// A CLI11 transform for counts in parse_count's forms, from `low` to `high`.
+inline CLI::Validator count_from(std::int64_t low, std::int64_t high) {
+  return CLI::Validator(
+      [low, high](std::string& text) -> std::string {
+        std::int64_t n = 0;
+        if (!parse_count(text.c_str(), n) || n < low || n > high) {
+          return "'" + text + "' is not a count from " + std::to_string(low) + " to " +
+                 std::to_string(high) + " (16777216, 1.6e7 and 2^24 all work)";
+        }
+        text = std::to_string(n);
+        return {};
+      },
+      "COUNT");
+}
+
+// Parses the flags every expression benchmark takes (funcmesh::app::program: --x v and
+// --x=v). Returns -1 to go on, otherwise the exit status (0 after --help, 2 after a bad
+// flag, said in one line). `what` is the --help text.
 inline int parse_options(int argc, char** argv, const char* what, options& out) {
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    std::string value;
-    if (const auto eq = flag.find('='); eq != std::string::npos) {
-      value = flag.substr(eq + 1);
-      flag.resize(eq);
-    } else if ((flag == "--reps" || flag == "--size" || flag == "--threads") && i + 1 < argc) {
-      value = argv[++i];
-    }
-    std::int64_t n = 0;
-    if (flag == "--help" || flag == "-h") {
-      std::printf(
-          "%s\n\nflags:\n"
-          "  --reps N     timed repetitions of every variant\n"
-          "  --size N     elements per array (16777216, 1.6e7 and 2^24 all work)\n"
-          "  --threads N  OpenMP threads\n"
-          "  --help       this text\n",
-          what);
-      return 0;
-    } else if ((flag == "--reps" || flag == "--threads") && parse_count(value.c_str(), n) &&
-               n >= 1 && n <= 100000) {
-      (flag == "--reps" ? out.reps : out.threads) = static_cast<int>(n);
-    } else if (flag == "--size" && parse_count(value.c_str(), n) && n >= 1) {
-      out.size = n;
-    } else {
-      std::fprintf(stderr, "%s: bad flag or value '%s' (try --help)\n", argv[0], argv[i]);
-      return 2;
-    }
+  const std::string path = argv[0];
+  funcmesh::app::program args(path.substr(path.find_last_of('/') + 1), what);
+  constexpr std::int64_t largest = 9'000'000'000'000'000'000;
+  args.option("reps", out.reps, "timed repetitions of every variant")
+      ->transform(count_from(1, 100000));
+  args.option("size", out.size, "elements per array (16777216, 1.6e7 and 2^24 all work)")
+      ->transform(count_from(1, largest));
+  args.option("threads", out.threads, "OpenMP threads")->transform(count_from(1, 100000));
+  try {
+    return args.parse(argc, argv) ? -1 : 0;
+  } catch (const funcmesh::app::usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
   }
-  return -1;
 }
 
 // Watches the other processes on the machine (the machines are shared): CPU time spent by

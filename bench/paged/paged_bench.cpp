@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/expr/expr.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/memory_space.hpp>
@@ -149,19 +150,16 @@ void range_rows(fm::index_t elements) {
 
 int main(int argc, char** argv) {
   bool quick = false;
-  for (int k = 1; k < argc; ++k) {
-    const std::string arg = argv[k];
-    if (arg == "--quick") {
-      quick = true;
-    } else {
-      std::printf(
-          "usage: %s [--quick]\n"
-          "  The seed's access table on a host-memory store, bulk and mapped ranges, then\n"
-          "  paged_bulk_fraction, paged_get_ns and out_of_core_ratio (goals >= 0.8, <= 20,\n"
-          "  <= 3). --quick: smaller sizes (a smoke run, figures not meaningful).\n",
-          argv[0]);
-      return arg == "--help" || arg == "-h" ? 0 : 2;
-    }
+  fm::app::program args("paged",
+                        "The seed's access table on a host-memory store, bulk and mapped ranges, "
+                        "then paged_bulk_fraction, paged_get_ns and out_of_core_ratio (goals >= "
+                        "0.8, <= 20, <= 3).");
+  args.flag("quick", quick, "smaller sizes (a smoke run, figures not meaningful)");
+  try {
+    if (!args.parse(argc, argv)) return 0;
+  } catch (const fm::app::usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
   }
   const std::size_t llc = last_level_cache_bytes();
   std::printf("bench/paged: last-level cache %.1f MiB%s\n", static_cast<double>(llc) / 1048576.0,

@@ -7,21 +7,21 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/partition.hpp>
 
 namespace fm = funcmesh;
 
 namespace {
 
-const char* const help_text =
-    "usage: partition_bench [--size CELLS] [--parts N]\n"
-    "Generates a box of tetrahedra (--size cells, default 1e6), builds its dual graph,\n"
-    "partitions it with METIS k-way (--parts, default 64) and builds every part's local\n"
-    "mesh. Prints each phase's time and peak memory, then partition_seconds,\n"
-    "partition_overhead_ratio (pipeline / METIS; goal <= 1.5) and, last,\n"
+const char* const summary =
+    "Generates a box of tetrahedra, builds its dual graph, partitions it with METIS k-way "
+    "and builds every part's local mesh. Prints each phase's time and peak memory, then "
+    "partition_seconds, partition_overhead_ratio (pipeline / METIS; goal <= 1.5) and, last, "
     "edgecut_ratio_vs_geometric (METIS edge cut / geometric partitioner's).";
 
 // Peak resident memory so far, in MB (VmHWM), from /proc.
@@ -60,22 +60,15 @@ auto timed(std::vector<phase>& phases, const char* name, Work&& work) {
 int main(int argc, char** argv) {
   fm::index_t cells = 1000000;
   int parts = 64;
-  for (int k = 1; k < argc; ++k) {
-    const bool has_value = k + 1 < argc;
-    if (std::strcmp(argv[k], "--help") == 0) {
-      std::puts(help_text);
-      return 0;
-    }
-    char* end = nullptr;
-    if (std::strcmp(argv[k], "--size") == 0 && has_value) {
-      cells = std::strtoll(argv[++k], &end, 10);
-    } else if (std::strcmp(argv[k], "--parts") == 0 && has_value) {
-      parts = static_cast<int>(std::strtol(argv[++k], &end, 10));
-    }
-    if (end == nullptr || *end != '\0' || cells < 1 || parts < 1) {
-      std::fprintf(stderr, "partition_bench: bad argument '%s' (see --help)\n", argv[k]);
-      return 2;
-    }
+  fm::app::program args("partition_bench", summary);
+  args.option("size", cells, "cells of the box")
+      ->check(CLI::Range(fm::index_t{1}, std::numeric_limits<fm::index_t>::max()));
+  args.option("parts", parts, "METIS parts")->check(CLI::Range(1, 1 << 24));
+  try {
+    if (!args.parse(argc, argv)) return 0;
+  } catch (const fm::app::usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
   }
   try {
     std::vector<phase> phases;

@@ -3,16 +3,15 @@
 // preserve, adopted memory, strided and SoA views.
 //
 //   memory_tour [--size N] [--space SPACE] [--readers R]
+#include <funcmesh/app.hpp>
 #include <funcmesh/framework.hpp>
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -26,56 +25,23 @@ struct options {
   int readers = 4;
 };
 
-void print_usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: memory_tour [--size N] [--space SPACE] [--readers R]\n"
-               "\n"
-               "Walks through funcmesh's memory layer and prints each step.\n"
-               "  --size N      elements in the arrays (default 1000000)\n"
-               "  --space S     where device copies go: cuda:0, sim:0 (a simulated device in\n"
-               "                host memory), host, ... (default: the first visible GPU,\n"
-               "                else sim:0)\n"
-               "  --readers R   reader threads in the token demonstration (default 4)\n"
-               "  --help        this text\n");
-}
-
-long parse_number(std::string_view flag, const char* text, long smallest, long largest) {
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || value < smallest || value > largest) {
-    std::fprintf(stderr, "memory_tour: %.*s needs a whole number from %ld to %ld, not '%s'\n",
-                 static_cast<int>(flag.size()), flag.data(), smallest, largest, text);
-    std::exit(2);
-  }
-  return value;
-}
-
+// The command line (funcmesh::app::program); exits 0 after --help, 2 on a mistake.
 options parse(int argc, char** argv) {
   options result;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "memory_tour: %s needs a value\n", argv[i]);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      print_usage(stdout);
-      std::exit(0);
-    } else if (arg == "--size") {
-      result.size = parse_number(arg, value(), 1, 1L << 40);
-    } else if (arg == "--space") {
-      result.space = value();
-    } else if (arg == "--readers") {
-      result.readers = static_cast<int>(parse_number(arg, value(), 1, 256));
-    } else {
-      std::fprintf(stderr, "memory_tour: unknown argument '%s'\n\n", argv[i]);
-      print_usage(stderr);
-      std::exit(2);
-    }
+  fm::app::program args("memory_tour",
+                        "Walks through funcmesh's memory layer and prints each step.");
+  args.option("size", result.size, "elements in the arrays")
+      ->check(CLI::Range(fm::index_t{1}, fm::index_t{1} << 40));
+  args.option("space", result.space,
+              "where device copies go: cuda:0, sim:0 (a simulated device in host memory), "
+              "host, ... (default: the first visible GPU, else sim:0)");
+  args.option("readers", result.readers, "reader threads in the token demonstration")
+      ->check(CLI::Range(1, 256));
+  try {
+    if (!args.parse(argc, argv)) std::exit(0);
+  } catch (const fm::app::usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(2);
   }
   return result;
 }
