@@ -2,15 +2,19 @@
 // with METIS or the geometric partitioner, print the partition's metrics, and write the
 // partition as a .vtu file (cell data "part") for ParaView.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <funcmesh/app.hpp>
+#include <funcmesh/io/vtu.hpp>
 #include <funcmesh/partition.hpp>
+#include <funcmesh/partition/vtk_piece.hpp>
 
 namespace fm = funcmesh;
 
@@ -121,8 +125,9 @@ int main(int argc, char** argv) {
     std::printf("%s", fm::describe(fm::measure_partition(g, part, chosen.parts)).c_str());
 
     if (!chosen.no_output) {
-      const fm::cell_field fields[] = {{"part", part}};
-      fm::write_vtu(chosen.output, m, fields);
+      const fm::io::cell_field fields[] = {
+          fm::io::scalar_field("part", std::span<const std::int32_t>(part))};
+      fm::io::write_vtu(chosen.output, fm::vtk_piece(m), fields);
       std::printf("wrote %s (cell data 'part')\n", chosen.output.c_str());
     }
     return 0;

@@ -18,4 +18,3 @@
 #include <funcmesh/partition/partition_metrics.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 #include <funcmesh/partition/vtk_piece.hpp>
-#include <funcmesh/partition/vtu_writer.hpp>
