@@ -39,12 +39,7 @@ int main(int argc, char** argv) {
               "original code: reproduces the published 1.060114637578e-04 at iteration 1000 "
               "to 13 digits");
     args.flag("unrounded", unrounded, "full-precision node coordinates, not the file's 6 decimals");
-    try {
-      if (!args.parse(argc, argv)) return 0;
-    } catch (const funcmesh::app::usage_error& e) {
-      std::fprintf(stderr, "%s\n", e.what());
-      return 2;
-    }
+    if (const auto code = args.parse_or_exit_code(argc, argv)) return *code;
     grid_options.round_to_file_precision = !unrounded;
     const funcmesh::mesh grid = funcmesh::airfoil_grid(grid_options);
 #if defined(_OPENMP)

@@ -75,12 +75,7 @@ inline int parse_options(int argc, char** argv, const char* what, options& out) 
   args.option("size", out.size, "elements per array (16777216, 1.6e7 and 2^24 all work)")
       ->transform(count_from(1, largest));
   args.option("threads", out.threads, "OpenMP threads")->transform(count_from(1, 100000));
-  try {
-    return args.parse(argc, argv) ? -1 : 0;
-  } catch (const funcmesh::app::usage_error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  return args.parse_or_exit_code(argc, argv).value_or(-1);
 }
 
 // Watches the other processes on the machine (the machines are shared): CPU time spent by

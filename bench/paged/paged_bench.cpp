@@ -155,12 +155,7 @@ int main(int argc, char** argv) {
                         "then paged_bulk_fraction, paged_get_ns and out_of_core_ratio (goals >= "
                         "0.8, <= 20, <= 3).");
   args.flag("quick", quick, "smaller sizes (a smoke run, figures not meaningful)");
-  try {
-    if (!args.parse(argc, argv)) return 0;
-  } catch (const fm::app::usage_error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  if (const auto code = args.parse_or_exit_code(argc, argv)) return *code;
   const std::size_t llc = last_level_cache_bytes();
   std::printf("bench/paged: last-level cache %.1f MiB%s\n", static_cast<double>(llc) / 1048576.0,
               quick ? " (--quick)" : "");

@@ -64,12 +64,7 @@ int main(int argc, char** argv) {
   args.option("size", cells, "cells of the box")
       ->check(CLI::Range(fm::index_t{1}, std::numeric_limits<fm::index_t>::max()));
   args.option("parts", parts, "METIS parts")->check(CLI::Range(1, 1 << 24));
-  try {
-    if (!args.parse(argc, argv)) return 0;
-  } catch (const fm::app::usage_error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  if (const auto code = args.parse_or_exit_code(argc, argv)) return *code;
   try {
     std::vector<phase> phases;
     const fm::mesh m =

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -41,14 +42,9 @@ bool parse(int argc, char** argv, options& chosen, int& status) {
   args.add_executor(chosen.executor);
   args.option("a", chosen.a, "the scalar a");
   args.option("b", chosen.b, "the scalar b");
-  try {
-    status = 0;
-    return args.parse(argc, argv);
-  } catch (const fm::app::usage_error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    status = 2;
-    return false;
-  }
+  const std::optional<int> code = args.parse_or_exit_code(argc, argv);
+  status = code.value_or(0);
+  return !code;
 }
 
 double max_difference(const std::vector<double>& a, const std::vector<double>& b) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,14 +41,9 @@ bool parse(int argc, char** argv, options& chosen, int& status) {
       ->check(CLI::Range(4, 1 << 24));
   args.add_executor(chosen.executor);
   args.flag("quiet", chosen.quiet, "no progress lines");
-  try {
-    status = 0;
-    return args.parse(argc, argv);
-  } catch (const fm::app::usage_error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    status = 2;
-    return false;
-  }
+  const std::optional<int> code = args.parse_or_exit_code(argc, argv);
+  status = code.value_or(0);
+  return !code;
 }
 
 }  // namespace

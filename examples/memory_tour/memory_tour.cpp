@@ -37,12 +37,7 @@ options parse(int argc, char** argv) {
               "host, ... (default: the first visible GPU, else sim:0)");
   args.option("readers", result.readers, "reader threads in the token demonstration")
       ->check(CLI::Range(1, 256));
-  try {
-    if (!args.parse(argc, argv)) std::exit(0);
-  } catch (const fm::app::usage_error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    std::exit(2);
-  }
+  if (const auto code = args.parse_or_exit_code(argc, argv)) std::exit(*code);
   return result;
 }
 

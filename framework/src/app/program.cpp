@@ -81,4 +81,14 @@ bool program::parse(int argc, const char* const* argv, bool print) {
   return true;
 }
 
+std::optional<int> program::parse_or_exit_code(int argc, const char* const* argv) {
+  try {
+    if (parse(argc, argv)) return std::nullopt;
+    return 0;
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+}
+
 }  // namespace funcmesh::app

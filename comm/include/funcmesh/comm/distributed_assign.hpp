@@ -49,6 +49,31 @@ void check_target_sizes(const distributed_layout& layout, const grid_function_ba
 // Throws unless the distributed target `s` (if it is one) is on `layout`.
 void check_target_layout(const distributed_layout& layout, const halo_state* target);
 
+// Steps 4-5, after keep_dirty: with no dirty halo among `reads`, loop(owned()) alone, no
+// message. Otherwise the round is begun, loop(range(0, interior)) overlaps it, the round
+// is ended (also when that loop throws: the peers' messages still arrive, and the loop's
+// failure is the one reported), then loop(range(interior, owned)).
+template <class Loop>
+void around_halo_round(const distributed_layout& layout, const halo_reads& reads,
+                       const executor& on, const Loop& loop) {
+  if (reads.empty()) {
+    loop(iteration_space::owned());
+    return;
+  }
+  begin_round(layout, reads, on);
+  try {
+    loop(iteration_space::range(0, layout.interior_count()));
+  } catch (...) {
+    try {
+      end_round(layout, reads, on);
+    } catch (...) {
+    }
+    throw;
+  }
+  end_round(layout, reads, on);
+  loop(iteration_space::range(layout.interior_count(), layout.owned_count()));
+}
+
 // Step 2: visits every statement's expression once: refuses a target read through a
 // proxy and a distributed function of another layout, and collects the halos read at
 // neighbours. Nothing has been sent yet, so an error leaves no round in flight.
@@ -85,26 +110,9 @@ void run_distributed(const run_options& options, const distributed_layout& layou
   }
   keep_dirty(layout, reads, "funcmesh: a distributed assignment", failure, true);
   const executor on = options.on.value_or(default_executor<Compiler>());
-  if (reads.empty()) {  // every halo read is clean: one loop, no message
-    run<Compiler>(run_options{.on = on}, statements...);
-    return;
-  }
-  begin_round(layout, reads, on);
-  try {
-    run<Compiler>(run_options{.on = on, .over = iteration_space::range(0, layout.interior_count())},
-                  statements...);
-  } catch (...) {
-    try {
-      end_round(layout, reads, on);  // the peers' messages still arrive: complete the round
-    } catch (...) {                  // the loop's failure is the one to report
-    }
-    throw;
-  }
-  end_round(layout, reads, on);
-  run<Compiler>(
-      run_options{.on = on,
-                  .over = iteration_space::range(layout.interior_count(), layout.owned_count())},
-      statements...);
+  around_halo_round(layout, reads, on, [&](const iteration_space& over) {
+    run<Compiler>(run_options{.on = on, .over = over}, statements...);
+  });
 }
 
 template <class S, class... Rest>

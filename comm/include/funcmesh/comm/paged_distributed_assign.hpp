@@ -57,27 +57,9 @@ void assign_paged_distributed(const distributed_layout& layout, paged_grid_funct
     }
   }
   keep_dirty(layout, reads, "funcmesh: a distributed assignment", failure, true);
-  if (reads.empty()) {  // every halo read is clean: one pass over the pages, no message
-    assign_pages<Op>(target, expression, run_options{.on = on});
-    return;
-  }
-  begin_round(layout, reads, on);
-  try {
-    assign_pages<Op>(
-        target, expression,
-        run_options{.on = on, .over = iteration_space::range(0, layout.interior_count())});
-  } catch (...) {
-    try {
-      end_round(layout, reads, on);  // the peers' messages still arrive: complete the round
-    } catch (...) {                  // the loop's failure is the one to report
-    }
-    throw;
-  }
-  end_round(layout, reads, on);
-  assign_pages<Op>(
-      target, expression,
-      run_options{.on = on,
-                  .over = iteration_space::range(layout.interior_count(), layout.owned_count())});
+  around_halo_round(layout, reads, on, [&](const iteration_space& over) {
+    assign_pages<Op>(target, expression, run_options{.on = on, .over = over});
+  });
 }
 
 }  // namespace detail

@@ -3,6 +3,7 @@
 // program's own options, --x v and --x=v alike, and one rule for mistakes: usage_error.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -58,6 +59,9 @@ class program {
   // usage_error with one line, "NAME: " + CLI11's reason + " (see --help)", for anything
   // CLI11 refuses (an unknown option, a missing or unconvertible value, a failed check).
   bool parse(int argc, const char* const* argv, bool print = true);
+  // parse() for a program without MPI: nullopt to go on, else the exit code to return
+  // from main: 0 after --help (printed), 2 after a mistake (its line on stderr).
+  std::optional<int> parse_or_exit_code(int argc, const char* const* argv);
   bool verbose() const { return verbose_; }
   // --help's text.
   std::string help() const;
