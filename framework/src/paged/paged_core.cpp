@@ -29,10 +29,12 @@ paged_core::paged_core(index_t size, std::size_t element_bytes, std::unique_ptr<
       page_divider_(layout_.page_elements),
       channel_divider_(layout_.channels),
       store_(std::move(store)) {
-  channels_.reserve(static_cast<std::size_t>(layout_.channels));
-  for (int c = 0; c < layout_.channels; ++c)
-    channels_.push_back(std::make_unique<channel>(layout_.cached_per_channel, layout_.page_bytes(),
-                                                  options.replacement));
+  channels_ =
+      std::make_unique<std::optional<channel>[]>(static_cast<std::size_t>(layout_.channels));
+  for (int c = 0; c < layout_.channels; ++c) {
+    channels_[static_cast<std::size_t>(c)].emplace(layout_.cached_per_channel, layout_.page_bytes(),
+                                                   options.replacement);
+  }
   store_->open(layout_);
 }
 
@@ -193,7 +195,7 @@ std::vector<index_t> paged_core::find(std::size_t offset, const void* value,
   // Every channel locked (in order, so two finds cannot deadlock) and flushed: the store
   // then holds every value, and no write can slip in during the scan.
   std::vector<std::unique_lock<channel_lock>> locks;
-  locks.reserve(channels_.size());
+  locks.reserve(static_cast<std::size_t>(layout_.channels));
   for (int ci = 0; ci < layout_.channels; ++ci) {
     channel& c = *channels_[static_cast<std::size_t>(ci)];
     locks.emplace_back(c.mutex);
@@ -272,9 +274,10 @@ cache_statistics paged_core::statistics(int channel_index) const {
 }
 
 void paged_core::reset_statistics() {
-  for (auto& c : channels_) {
-    std::lock_guard guard(c->mutex);
-    c->counts = {};
+  for (int ci = 0; ci < layout_.channels; ++ci) {
+    channel& c = *channels_[static_cast<std::size_t>(ci)];
+    std::lock_guard guard(c.mutex);
+    c.counts = {};
   }
 }
 

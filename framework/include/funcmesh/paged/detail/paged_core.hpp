@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include <funcmesh/core/index.hpp>
@@ -119,7 +120,8 @@ class paged_core {
   [[noreturn]] void throw_range_error(index_t first, index_t count) const;
 
  private:
-  struct channel {
+  // Each on cache lines of its own: threads on different channels never share a line.
+  struct alignas(64) channel {
     mutable channel_lock mutex;
     page_cache cache;
     cache_statistics counts;
@@ -148,7 +150,9 @@ class paged_core {
   fast_divider page_divider_;     // by layout_.page_elements
   fast_divider channel_divider_;  // by layout_.channels
   std::unique_ptr<page_store> store_;
-  std::vector<std::unique_ptr<channel>> channels_;
+  // One contiguous array (a hit reaches its channel with one load less than through
+  // pointers); optional only because channels are built in place, never moved.
+  std::unique_ptr<std::optional<channel>[]> channels_;
   std::atomic<bool> streaming_{false};
   std::unique_ptr<prefetcher> prefetcher_;
   std::mutex prefetcher_mutex_;  // guards the lazy start of prefetcher_
