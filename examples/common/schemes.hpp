@@ -33,10 +33,10 @@ funcmesh::time::run_summary run_scheme(const std::string& name, const funcmesh::
 // The examples' run of u to t_end with a fixed dt: output(step_info) every --output-every
 // steps (and first and last), and progress on rank 0 with the step's global residual
 // |u_new - u_old|, computed about 200 times a run (each costs a copy of u and an allreduce).
-template <class F, class Output>
+// S: any distributed state (dist_function, paged_dist_function).
+template <class S, class F, class Output>
 funcmesh::time::run_summary run_to(const std::string& scheme, double t_end, double dt,
-                                   const output_choice& out, funcmesh::dist_function<double>& u,
-                                   F&& rhs, Output&& output) {
+                                   const output_choice& out, S& u, F&& rhs, Output&& output) {
   namespace time = funcmesh::time;
   time::progress_printer progress(u.layout().rank() == 0, 1.0, out.quiet);
   time::options o;

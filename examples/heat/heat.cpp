@@ -156,29 +156,56 @@ double exact(const std::array<double, 3>& x, int dimension, double kappa, double
   return u;
 }
 
+// After a solve: the reproducible sum of V u (every digit: equal on any rank count, the
+// gather form is), the memory with --verbose, and the L2 error against the manufactured
+// solution (0 without --manufactured). u: a dist_function or a paged_dist_function.
+template <class U>
+double report(MPI_Comm comm, int rank, const settings& s, const fm::distributed_layout& layout,
+              const U& u, bool last) {
+  const fm::grid_function<double>& volume = layout.volume();
+  const fm::index_t owned = layout.owned_count();
+  const double total = fm::global_sum(volume * u, {.reproducible = true});
+  if (rank == 0) std::printf("heat: sum of V u at t_end = %.17e\n", total);
+  if (last && s.verbose) {  // the layout and the fields still alive
+    example::print_memory(comm, "heat", "at the end", example::resident_bytes(), owned);
+  }
+  if (!s.manufactured) return 0.0;
+  // L2 error: sqrt(sum V (u - exact(centroid, t_end))^2) over owned cells.
+  const fm::face_set& faces = layout.faces();
+  fm::grid_function<double> reference(owned, layout.total_count() - owned, "exact");
+  {
+    auto r = reference.write();
+    for (fm::index_t c = 0; c < owned; ++c) {
+      r[c] = exact(faces.centroid[static_cast<std::size_t>(c)], layout.local().cells.dimension,
+                   s.kappa, s.t_end);
+    }
+  }
+  const auto difference = u - reference;
+  return std::sqrt(fm::global_sum(volume * difference * difference));
+}
+
+// u at t = 0 on the owned cells: the manufactured solution, or 0.
+std::vector<double> initial_values(const settings& s, const fm::distributed_layout& layout) {
+  std::vector<double> initial(static_cast<std::size_t>(layout.owned_count()), 0.0);
+  for (std::size_t c = 0; c < initial.size() && s.manufactured; ++c) {
+    initial[c] = exact(layout.faces().centroid[c], layout.local().cells.dimension, s.kappa, 0.0);
+  }
+  return initial;
+}
+
 // The solve of --paged DIR: u on a file_store in DIR (the time driver makes each register
 // a paged function there too; each rank has its own files), each rank's part cut into at
 // least 16 pages of which 4 are cached: the data are 4x the cache. The same expressions
 // as in memory, assigned page by page (neighbour reads of the face sums through the cache,
 // halos packed and unpacked through it), so the same bits on any rank count.
+template <class Rhs>
 double solve_paged(MPI_Comm comm, int rank, const settings& s, const fm::distributed_layout& layout,
-                   const boundary_table& boundary, double dt, bool last) {
-  const fm::face_set& faces = layout.faces();
-  const fm::grid_function<double>& volume = layout.volume();
-  const fm::index_t owned = layout.owned_count();
-  const int dimension = layout.local().cells.dimension;
+                   const Rhs& rhs, double dt, bool last) {
   const fm::paged_options pages{.page = std::max<fm::index_t>(1, layout.total_count() / 16),
                                 .cached = 4};
   const fm::file_store disk(s.paged);
   fm::paged_dist_function<double> u(layout, disk, pages, "u");
-  {
-    std::vector<double> initial(static_cast<std::size_t>(owned), 0.0);
-    for (fm::index_t c = 0; c < owned && s.manufactured; ++c) {
-      initial[static_cast<std::size_t>(c)] =
-          exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, 0.0);
-    }
-    u.write(0, initial);
-  }
+  u.write(0, initial_values(s, layout));
   if (rank == 0 && !s.output.quiet) {
     std::printf(
         "heat: paged: u and the scheme's registers in files in %s, on rank 0 %lld pages of "
@@ -187,35 +214,8 @@ double solve_paged(MPI_Comm comm, int rank, const settings& s, const fm::distrib
         static_cast<long long>(pages.cached),
         static_cast<double>(u.pages()) / static_cast<double>(pages.cached));
   }
-  const diffusion flux{s.kappa};
-  auto rhs = [&](const fm::paged_dist_function<double>& v) {
-    return fm::sum_over_faces(faces, flux, v, fm::on_other_groups(boundary)) / volume;
-  };
-  namespace time = fm::time;
-  time::progress_printer progress(rank == 0, 1.0, s.output.quiet);
-  time::options o;
-  o.t_end = s.t_end;
-  o.dt = dt;
-  o.progress_every = std::max<std::int64_t>(1, static_cast<std::int64_t>(s.t_end / o.dt / 200));
-  example::run_scheme(s.scheme, o, u, rhs, time::on_progress(progress),
-                      time::residual_norm([](const auto& now, const auto& before) {
-                        return fm::global_norm2(now - before);
-                      }));
-  const double total = fm::global_sum(volume * u, {.reproducible = true});
-  if (rank == 0) std::printf("heat: sum of V u at t_end = %.17e\n", total);
-  if (last && s.verbose) {
-    example::print_memory(comm, "heat", "at the end", example::resident_bytes(), owned);
-  }
-  if (!s.manufactured) return 0.0;
-  fm::grid_function<double> reference(owned, "exact");
-  {
-    auto r = reference.write();
-    for (fm::index_t c = 0; c < owned; ++c) {
-      r[c] = exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, s.t_end);
-    }
-  }
-  const auto difference = u - reference;
-  return std::sqrt(fm::global_sum(volume * difference * difference));
+  example::run_to(s.scheme, s.t_end, dt, s.output, u, rhs, [](const fm::time::step_info&) {});
+  return report(comm, rank, s, layout, u, last);
 }
 
 // One solve; returns the L2 error against the manufactured solution (or 0).
@@ -224,12 +224,10 @@ double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_opt
   const fm::distributed_layout layout = fm::app::load(comm, mesh);
   const fm::face_set& faces = layout.faces();
   const boundary_table boundary = boundary_conditions(faces, s);
-  const int dimension = layout.local().cells.dimension;
-  const fm::index_t owned = layout.owned_count();
-
   const fm::grid_function<double>& volume = layout.volume();
   const diffusion flux{s.kappa};
-  auto rhs = [&](const fm::dist_function<double>& v) {
+  // The same rhs in memory and paged: v is a dist_function or a paged_dist_function.
+  auto rhs = [&](const auto& v) {
     return fm::sum_over_faces(faces, flux, v, fm::on_other_groups(boundary)) / volume;
   };
   // Explicit stability: dt <= cfl * min over cells of V / (sum of kappa A / d).
@@ -241,15 +239,13 @@ double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_opt
                 mesh.describe().c_str(), static_cast<long long>(layout.global_cells()),
                 layout.size(), s.scheme.c_str(), dt, s.t_end);
   }
-  if (!s.paged.empty()) return solve_paged(comm, rank, s, layout, boundary, dt, last);
+  if (!s.paged.empty()) return solve_paged(comm, rank, s, layout, rhs, dt, last);
   fm::dist_function<double> u(layout, "u");
   {
+    const std::vector<double> initial = initial_values(s, layout);
     auto w = u.write();
-    for (fm::index_t c = 0; c < owned; ++c) {
-      w[c] = s.manufactured
-                 ? exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, 0.0)
-                 : 0.0;
-    }
+    for (fm::index_t c = 0; c < layout.owned_count(); ++c)
+      w[c] = initial[static_cast<std::size_t>(c)];
   }
   example::field_writer writer(s.output, "heat", layout);
   auto output = [&](const fm::time::step_info& step) {
@@ -257,23 +253,7 @@ double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_opt
   };
   example::run_to(s.scheme, s.t_end, dt, s.output, u, rhs, output);
   if (last) writer.finish(u);
-  // Every digit of a reproducible sum: equal on any rank count (the gather form is).
-  const double total = fm::global_sum(volume * u, {.reproducible = true});
-  if (rank == 0) std::printf("heat: sum of V u at t_end = %.17e\n", total);
-  if (last && s.verbose) {  // the layout and the fields still alive
-    example::print_memory(comm, "heat", "at the end", example::resident_bytes(), owned);
-  }
-  if (!s.manufactured) return 0.0;
-  // L2 error: sqrt(sum V (u - exact(centroid, t_end))^2) over owned cells.
-  fm::grid_function<double> reference(owned, layout.total_count() - owned, "exact");
-  {
-    auto r = reference.write();
-    for (fm::index_t c = 0; c < owned; ++c) {
-      r[c] = exact(faces.centroid[static_cast<std::size_t>(c)], dimension, s.kappa, s.t_end);
-    }
-  }
-  const auto difference = u - reference;
-  return std::sqrt(fm::global_sum(volume * difference * difference));
+  return report(comm, rank, s, layout, u, last);
 }
 
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {

@@ -23,8 +23,9 @@ void mesh_options::check() const {
                       "' is not box2d-quad, box2d-tri, box3d-hex or box3d-tet");
   }
   if (n < 1) throw usage_error("--n must be at least 1, got " + std::to_string(n));
-  if (!(perturbation >= 0 && perturbation <= 0.2)) {
-    throw usage_error("--perturbation must be in [0, 0.2], got " + std::to_string(perturbation));
+  if (!(perturbation >= 0 && perturbation <= max_perturbation)) {
+    throw usage_error("--perturbation must be in [0, " + std::to_string(max_perturbation) +
+                      "], got " + std::to_string(perturbation));
   }
 }
 

@@ -24,8 +24,8 @@ void program::add_mesh(mesh_options& mesh) {
   option("builtin", mesh.builtin, "built-in mesh")->check(CLI::IsMember(builtin_mesh_names()));
   option("n", mesh.n, "built-in mesh: cells per direction on the unit square or cube")
       ->check(CLI::Range(index_t{1}, std::numeric_limits<index_t>::max()));
-  option("perturbation", mesh.perturbation, "built-in mesh: move interior nodes (0..0.2)")
-      ->check(CLI::Range(0.0, 0.2));
+  option("perturbation", mesh.perturbation, "built-in mesh: move interior nodes (a fraction of h)")
+      ->check(CLI::Range(0.0, mesh_options::max_perturbation));
 }
 
 void program::add_output(output_options& output) {

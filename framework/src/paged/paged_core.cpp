@@ -204,20 +204,16 @@ std::vector<index_t> paged_core::find(std::size_t offset, const void* value,
   return store_->find({offset, value, value_bytes, max_per_channel});
 }
 
-void paged_core::prefetch(index_t page) {
-  {
-    std::lock_guard guard(prefetcher_mutex_);
-    if (!prefetcher_) prefetcher_ = std::make_unique<prefetcher>(*this);
-  }
-  prefetcher_->request(page);
+prefetcher& paged_core::background() {
+  std::lock_guard guard(prefetcher_mutex_);
+  if (!prefetcher_) prefetcher_ = std::make_unique<prefetcher>(*this);
+  return *prefetcher_;
 }
 
+void paged_core::prefetch(index_t page) { background().request(page); }
+
 void paged_core::write_behind(index_t page) {
-  {
-    std::lock_guard guard(prefetcher_mutex_);
-    if (!prefetcher_) prefetcher_ = std::make_unique<prefetcher>(*this);
-  }
-  prefetcher_->request(page, prefetcher::task::write_back);
+  background().request(page, prefetcher::task::write_back);
 }
 
 void paged_core::write_back_in_background(index_t page) {

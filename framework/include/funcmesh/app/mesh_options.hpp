@@ -12,10 +12,13 @@
 namespace funcmesh::app {
 
 struct mesh_options {
+  static constexpr double max_perturbation = 0.2;
+
   std::string file;  // a Gmsh .msh file; empty: the built-in box
   std::string builtin = "box2d-quad";
   index_t n = 64;           // built-in: cells per direction on the unit square or cube
   double perturbation = 0;  // built-in: interior nodes moved by up to this fraction of h
+                            // (0 to max_perturbation)
 
   // "box2d-quad 64^d" or the file's name.
   std::string describe() const;

@@ -47,13 +47,14 @@ struct paged_statement_body {
 
 std::string paged_assignment_name(const paged_function_base& target);
 
-// One page of an assignment: [first, last) of the target's page p, the other paged reads
+// One page of an assignment: `piece`, within one of the target's pages, the other paged reads
 // mapped first (their I/O outside the target's lock), then the target's page mapped in
 // place and the expression computed there on `on`.
 template <class Op, class T, class Node>
-void assign_one_page(paged_array<T>& array, page_binding& pages, const Node& node, index_t first,
-                     index_t last, bool overwrite, const executor& on,
+void assign_one_page(paged_array<T>& array, page_binding& pages, const Node& node,
+                     index_range piece, bool overwrite, const executor& on,
                      const exec::loop_label& label) {
+  const index_t first = piece.begin, last = piece.end;
   using node_type = std::remove_cvref_t<Node>;
   // Per chunk: what the thread policy weighs against its minimum size.
   constexpr exec::loop_shape shape{node_type::serial_only, (node_type::work + 1) * paged_chunk};
@@ -122,8 +123,7 @@ void assign_pages(paged_grid_function<T, Tag>& target, const E& expression,
   };
   if (workers <= 1 || end_page - first_page < 2) {
     for (index_t p = first_page; p < end_page; ++p) {
-      assign_one_page<Op>(array, pages, node, piece(p).begin, piece(p).end, overwrite, chosen,
-                          label);
+      assign_one_page<Op>(array, pages, node, piece(p), overwrite, chosen, label);
       // Out of core, each page is written back in the background while the next ones are
       // computed: the victims the sweep evicts are then clean.
       if (out_of_core) array.write_behind(p * page);
@@ -137,8 +137,7 @@ void assign_pages(paged_grid_function<T, Tag>& target, const E& expression,
     node.visit(mine);
     for (index_t p = next++; p < end_page && !failed.load(std::memory_order_relaxed); p = next++) {
       try {
-        assign_one_page<Op>(array, mine, node, piece(p).begin, piece(p).end, overwrite,
-                            executor::serial(), label);
+        assign_one_page<Op>(array, mine, node, piece(p), overwrite, executor::serial(), label);
       } catch (...) {
         failed = true;  // the others stop at their next page; the backend rethrows this
         throw;

@@ -139,6 +139,8 @@ class paged_core {
     const auto [channel_index, local] = home_of(page);
     return {channel_index, local, static_cast<std::size_t>(in_page) * layout_.element_bytes};
   }
+  // The background thread, started on first use.
+  prefetcher& background();
   page_hold acquire_missed(int channel_index, channel& c, index_t page, index_t local,
                            page_access access, std::unique_lock<channel_lock> lock);
   void write_back(int channel_index, channel& c, int slot);
