@@ -1,6 +1,8 @@
 // The ratio reporter and the shared benchmark main.
 #include "ratio_reporter.hpp"
 
+#include <funcmesh/app/program.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <string_view>
@@ -77,13 +79,30 @@ void ratio_reporter::Finalize() {
   }
 }
 
-int run_benchmarks(int argc, char** argv) {
-  std::vector<char*> arguments{argv[0]};
-  static char repetitions[] = "--benchmark_repetitions=7";
-  static char interleave[] = "--benchmark_enable_random_interleaving=true";
-  static char aggregates[] = "--benchmark_report_aggregates_only=true";
-  arguments.insert(arguments.end(), {repetitions, interleave, aggregates});
-  for (int i = 1; i < argc; ++i) arguments.push_back(argv[i]);  // later flags win
+int run_benchmarks(int argc, char** argv, const std::string& name, const std::string& summary) {
+  // The command line goes through CLI11 like every program's: --help, and Google
+  // Benchmark's own --benchmark_* flags passed through as extras; anything else is a
+  // mistake said in one line (exit 2).
+  funcmesh::app::program args(name, summary +
+                                        "\nGoogle Benchmark's --benchmark_* flags pass through "
+                                        "(--benchmark_filter=REGEX, --benchmark_repetitions=N, "
+                                        "...); later flags win over the defaults (7 "
+                                        "repetitions, interleaved, medians only).");
+  args.cli().allow_extras();
+  if (const auto code = args.parse_or_exit_code(argc, argv)) return *code;
+  std::vector<std::string> extras = args.cli().remaining();
+  for (const std::string& extra : extras) {
+    if (!extra.starts_with("--benchmark_")) {
+      std::fprintf(stderr, "%s: unknown option %s (see --help)\n", name.c_str(), extra.c_str());
+      return 2;
+    }
+  }
+  std::vector<std::string> flags{name, "--benchmark_repetitions=7",
+                                 "--benchmark_enable_random_interleaving=true",
+                                 "--benchmark_report_aggregates_only=true"};
+  flags.insert(flags.end(), extras.begin(), extras.end());
+  std::vector<char*> arguments;
+  for (std::string& flag : flags) arguments.push_back(flag.data());
   int count = static_cast<int>(arguments.size());
   benchmark::Initialize(&count, arguments.data());
   if (benchmark::ReportUnrecognizedArguments(count, arguments.data())) return 2;

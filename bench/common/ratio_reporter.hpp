@@ -31,8 +31,10 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   std::vector<median> medians_;
 };
 
-// The shared main: repetitions, interleaving and aggregate-only output by default
-// (command-line flags override them), then the ratio table.
-int run_benchmarks(int argc, char** argv);
+// The shared main: the command line through funcmesh::app::program (--help; Google
+// Benchmark's --benchmark_* flags pass through as CLI11 extras, anything else exits 2),
+// repetitions, interleaving and aggregate-only output by default (the flags override
+// them), then the ratio table.
+int run_benchmarks(int argc, char** argv, const std::string& name, const std::string& summary);
 
 }  // namespace funcmesh::bench

@@ -170,5 +170,8 @@ int main(int argc, char** argv) {
   compare_with("grow_preserve", "std_vector");
   compare_with("read_hold", "std_shared_mutex");
   register_device_benchmarks();
-  return fm::bench::run_benchmarks(argc, argv);
+  return fm::bench::run_benchmarks(
+      argc, argv, "memory_bench",
+      "The memory layer against std containers and locks: sums, first touch, growth, "
+      "shared reads, host-device copies.");
 }

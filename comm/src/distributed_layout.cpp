@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <mutex>
 
 #include <funcmesh/comm/communicator.hpp>
@@ -27,8 +28,10 @@ struct layout_state {
   std::uint64_t id = 0;
   std::once_flag faces_built;
   std::unique_ptr<face_set> faces;
-  std::once_flag volume_built;  // on its own first use: a solver that never asks stores none
-  std::unique_ptr<grid_function<double>> volume;
+  // Each on its own first use: a solver that never asks stores none.
+  std::once_flag volume_built, centroid_built, cell_size_built;
+  std::unique_ptr<grid_function<double>> volume, cell_size;
+  std::unique_ptr<grid_function<vec<double, 3>>> centroid;
 
   layout_state() = default;
   layout_state(const layout_state&) = delete;
@@ -140,26 +143,89 @@ const face_set& distributed_layout::built_faces(const face_geometry& stored) con
   return *s.faces;
 }
 
-const grid_function<double>& distributed_layout::volume() const {
-  // A first call builds everything, as faces() does (a solver may ask for the volumes
-  // before its first face loop); faces built earlier must hold the volumes.
-  (void)faces();
-  face_geometry volumes_only = face_geometry::minimal();
-  volumes_only.cell_volume = true;
-  const face_set& built = faces(volumes_only);
-  detail::layout_state& s = *state_;
-  std::call_once(s.volume_built, [&s, &built] {
-    std::unique_ptr<grid_function<double>> volume;
-    std::exception_ptr failure;  // an allocation: agreed, as the faces' failures are
+void distributed_layout::require_groups(std::initializer_list<std::string_view> names) const {
+  require_groups(std::vector<std::string>(names.begin(), names.end()));
+}
+
+void distributed_layout::require_groups(const std::vector<std::string>& names) const {
+  std::string missing;
+  for (const std::string& name : names) {
+    if (!has_boundary_group(name)) missing += " \"" + name + "\"";
+  }
+  if (missing.empty()) return;
+  std::string known;
+  for (const std::string& group : boundary_groups()) known += " \"" + group + "\"";
+  throw agreed_error("funcmesh::distributed_layout::require_groups: the mesh of " + describe() +
+                     " has no boundary group" + missing + " (it has" +
+                     (known.empty() ? std::string(" none") : known) +
+                     "; a Gmsh mesh names them with Physical Curve (2-D) or Physical Surface "
+                     "(3-D) groups)");
+}
+
+namespace {
+
+// The face set with (at least) the cell geometry `wanted`: a first call builds everything,
+// as faces() does (a solver may ask for cell geometry before its first face loop); faces
+// built earlier must hold it.
+const face_set& faces_with(const distributed_layout& layout, void (*want)(face_geometry&)) {
+  (void)layout.faces();
+  face_geometry wanted = face_geometry::minimal();
+  want(wanted);
+  return layout.faces(wanted);
+}
+
+// `slot` made once by `make`; a failure (an allocation, a halo exchange) is agreed, as the
+// faces' failures are, so every rank throws together.
+// `then` runs on every rank after the agreement (a collective step that must not be skipped
+// by one rank alone).
+struct nothing_after {
+  template <class T>
+  void operator()(T&) const {}
+};
+template <class T, class Make, class Then = nothing_after>
+const T& built_once(std::once_flag& flag, std::unique_ptr<T>& slot, MPI_Comm comm, const Make& make,
+                    const Then& then = {}) {
+  std::call_once(flag, [&] {
+    std::unique_ptr<T> made;
+    std::exception_ptr failure;
     try {
-      volume = std::make_unique<grid_function<double>>(built.volume_function());
+      made = std::make_unique<T>(make());
     } catch (...) {
       failure = std::current_exception();
     }
-    mpi::agree(mpi::communicator(s.comm), failure);
-    s.volume = std::move(volume);
+    mpi::agree(mpi::communicator(comm), failure);
+    then(*made);
+    slot = std::move(made);
   });
-  return *s.volume;
+  return *slot;
+}
+
+}  // namespace
+
+const grid_function<double>& distributed_layout::volume() const {
+  const face_set& built = faces_with(*this, [](face_geometry& g) { g.cell_volume = true; });
+  detail::layout_state& s = *state_;
+  return built_once(s.volume_built, s.volume, s.comm, [&] { return built.volume_function(); });
+}
+
+const grid_function<vec<double, 3>>& distributed_layout::centroid() const {
+  const face_set& built = faces_with(*this, [](face_geometry& g) { g.cell_centroid = true; });
+  detail::layout_state& s = *state_;
+  return built_once(s.centroid_built, s.centroid, s.comm,
+                    [&] { return built.centroid_function(); });
+}
+
+const grid_function<double>& distributed_layout::cell_size() const {
+  const face_set& built = faces_with(*this, [](face_geometry& g) { g.cell_volume = true; });
+  detail::layout_state& s = *state_;
+  return built_once(
+      s.cell_size_built, s.cell_size, s.comm,
+      [&] { return built.owned_cell_size_function(s.local.cells.dimension); },
+      [&](grid_function<double>& size) {
+        // A halo cell's own faces are not in the face set: its size comes from its owner,
+        // with the same bits. Collective, as every first use here is.
+        s.plan->exchange(size, sizeof(double));
+      });
 }
 
 }  // namespace funcmesh

@@ -8,6 +8,7 @@
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/comm/profile_report.hpp>
 #include <funcmesh/comm/thread_share.hpp>
 #include <funcmesh/exec/executor.hpp>
 
@@ -136,7 +137,11 @@ environment::~environment() {
   if (std::uncaught_exceptions() > 0 && mpi_running())
     abort_job("funcmesh: exception in flight when the MPI environment ended", 1);
   std::set_terminate(previous_terminate_);
-  if (owns_ && mpi_running()) MPI_Finalize();
+  if (owns_ && mpi_running()) {
+    // The last collective before finalizing: every rank ends its environment here.
+    report_profile(world());
+    MPI_Finalize();
+  }
 }
 
 }  // namespace funcmesh::mpi

@@ -15,7 +15,7 @@ std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::stri
   for (const std::string& name : names) {
     if (name == other_groups_name) {
       if (std::ranges::find(ids, any_other_group) != ids.end()) {
-        throw error(std::string(call) + ": on_other_groups given twice");
+        throw agreed_error(std::string(call) + ": on_other_groups given twice");
       }
       ids.push_back(any_other_group);
       continue;
@@ -24,11 +24,11 @@ std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::stri
     if (id == 0) {
       std::string known;
       for (const auto& group : faces.boundary_groups()) known += " \"" + group.second + "\"";
-      throw error(std::string(call) + ": no boundary physical group named \"" + name +
-                  "\" (the mesh has" + (known.empty() ? std::string(" none") : known) + ")");
+      throw agreed_error(std::string(call) + ": no boundary physical group named \"" + name +
+                         "\" (the mesh has" + (known.empty() ? std::string(" none") : known) + ")");
     }
     if (std::ranges::find(ids, id) != ids.end()) {
-      throw error(std::string(call) + ": two boundary fluxes for group \"" + name + "\"");
+      throw agreed_error(std::string(call) + ": two boundary fluxes for group \"" + name + "\"");
     }
     ids.push_back(id);
   }
@@ -36,8 +36,8 @@ std::vector<int> boundary_ids(const face_set& faces, const std::vector<std::stri
   const bool others_covered = std::ranges::find(ids, any_other_group) != ids.end();
   for (const auto& [id, name] : faces.boundary_groups()) {
     if (!others_covered && std::ranges::find(ids, id) == ids.end()) {
-      throw error(std::string(call) + ": no boundary flux for physical group \"" + name +
-                  "\" (id " + std::to_string(id) + "); pass on(\"" + name + "\", flux)");
+      throw agreed_error(std::string(call) + ": no boundary flux for physical group \"" + name +
+                         "\" (id " + std::to_string(id) + "); pass on(\"" + name + "\", flux)");
     }
   }
   if (faces.untagged_boundary_faces() > 0) {

@@ -84,11 +84,11 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   {
     cell_geometry cells_geometry = compute_cell_geometry(m.cells);
     // Computed either way: it refuses cells of no positive volume.
-    if (stored_.cell_volume) volume = std::move(cells_geometry.cell_volume);
-    // The cells' centroids serve the distances and face_set::centroid only: without
+    if (stored_.cell_volume) cell_volumes = std::move(cells_geometry.cell_volume);
+    // The cells' centroids serve the distances and face_set::cell_centroids only: without
     // either, they go before the face list is built (the set-up's peak).
     if (stored_.distance || stored_.cell_centroid) {
-      centroid = std::move(cells_geometry.cell_centroid);
+      cell_centroids = std::move(cells_geometry.cell_centroid);
     }
   }
   auto gid = [&](index_t c) { return m.global_cell[static_cast<std::size_t>(c)]; };
@@ -146,7 +146,7 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   build_geometry(m, all, kept);
   all = mesh_faces{};
   std::vector<face_index>().swap(kept);
-  if (!stored_.cell_centroid) std::vector<std::array<double, 3>>().swap(centroid);
+  if (!stored_.cell_centroid) std::vector<std::array<double, 3>>().swap(cell_centroids);
 
   // Scatter blocks: computed by partition/, once per local mesh. The faces stay in their
   // order (it follows the cells, for cache reuse); only whole blocks are coloured.
@@ -303,7 +303,45 @@ grid_function<double> face_set::volume_function(std::string name) const {
   }
   grid_function<double> result(owned_count_, cell_count_ - owned_count_, std::move(name));
   auto values = result.write();
-  for (index_t c = 0; c < cell_count_; ++c) values[c] = volume[static_cast<std::size_t>(c)];
+  for (index_t c = 0; c < cell_count_; ++c) values[c] = cell_volumes[static_cast<std::size_t>(c)];
+  return result;
+}
+
+grid_function<vec<double, 3>> face_set::centroid_function(std::string name) const {
+  if (!stored_.cell_centroid) {
+    throw error(
+        "funcmesh::face_set::centroid_function: the cell centroids are not stored (the "
+        "face set was built with face_geometry::cell_centroid off)");
+  }
+  grid_function<vec<double, 3>> result(owned_count_, cell_count_ - owned_count_, std::move(name));
+  auto values = result.write();
+  for (index_t c = 0; c < cell_count_; ++c) {
+    const auto& x = cell_centroids[static_cast<std::size_t>(c)];
+    values[c] = vec<double, 3>{{x[0], x[1], x[2]}};
+  }
+  return result;
+}
+
+grid_function<double> face_set::owned_cell_size_function(int dimension, std::string name) const {
+  if (!stored_.cell_volume) {
+    throw error(
+        "funcmesh::face_set::owned_cell_size_function: the cell volumes are not stored (the "
+        "face set was built with face_geometry::cell_volume off)");
+  }
+  grid_function<double> result(owned_count_, cell_count_ - owned_count_, std::move(name));
+  auto values = result.write();
+  const auto offsets = entry_offsets_.read();
+  const auto entry_face = entry_face_.read();
+  const auto area = area_.read();
+  // The gather order of a cell's faces is global, so the surface has the same bits on
+  // every rank.
+  for (index_t c = 0; c < owned_count_; ++c) {
+    double surface = 0;
+    for (index_t k = offsets[c]; k < offsets[c + 1]; ++k) {
+      surface += area[face_set_view::face_of(entry_face[k])];
+    }
+    values[c] = 2.0 * dimension * cell_volumes[static_cast<std::size_t>(c)] / surface;
+  }
   return result;
 }
 

@@ -132,9 +132,10 @@ void face_set::build_geometry(const local_mesh& m, const mesh_faces& all,
     ny[l] = g.normal[1];
     if (normal_z) nz[l] = g.normal[2];
     if (with_distance) {
-      const point& left = centroid[static_cast<std::size_t>(two[0])];
-      distance[l] = two[1] >= 0 ? norm(minus(centroid[static_cast<std::size_t>(two[1])], left))
-                                : norm(minus(g.centroid, left));
+      const point& left = cell_centroids[static_cast<std::size_t>(two[0])];
+      distance[l] = two[1] >= 0
+                        ? norm(minus(cell_centroids[static_cast<std::size_t>(two[1])], left))
+                        : norm(minus(g.centroid, left));
     }
     if (with_centroid) {
       cx[l] = g.centroid[0];

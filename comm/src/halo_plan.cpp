@@ -82,7 +82,10 @@ bool take_injected(detail::halo_failure which) {
 int message_count(index_t values, std::size_t element_size, MPI_Comm comm) {
   const std::size_t bytes = static_cast<std::size_t>(values) * element_size;
   if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    throw mpi_error(MPI_ERR_COUNT, "halo message of " + std::to_string(bytes) + " bytes", comm);
+    throw mpi_error(
+        MPI_ERR_COUNT,
+        mpi_failure_message(MPI_ERR_COUNT, "halo message of " + std::to_string(bytes) + " bytes",
+                            comm));
   }
   return static_cast<int>(bytes);
 }

@@ -1,5 +1,6 @@
 // The halo steps of distributed assignments: the reads' layout check, the local dirty-bit
-// decision and its optional cross-rank check, and one exchange round for the dirty halos.
+// decision and its optional cross-rank check, and one exchange round for the dirty halos
+// (each half of a round a profile region of its own, with the bytes it sends).
 #include <funcmesh/comm/halo_state.hpp>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/spmd_check.hpp>
+#include <funcmesh/profile/hooks.hpp>
+#include <funcmesh/profile/scope.hpp>
 
 namespace funcmesh::detail {
 
@@ -98,7 +101,34 @@ void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char*
   reads.keep_dirty();
 }
 
-void begin_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+namespace {
+
+// "halo exchange of 'u'" ("of 'u', 'v'" for a round of several), then `suffix`: built
+// only while profiling.
+profile::region round_region(const halo_reads& dirty, const char* suffix) {
+  std::string text = "halo exchange of ";
+  for (std::size_t k = 0; k < dirty.size(); ++k) {
+    if (k > 0) text += ", ";
+    const halo_field field = dirty[k]->field();
+    const std::string* name = field.paged != nullptr      ? &field.paged->name()
+                              : field.function != nullptr ? &field.function->name()
+                                                          : nullptr;
+    text += name == nullptr || name->empty() ? field.describe() : "'" + *name + "'";
+  }
+  text += suffix;
+  return profile::named(text);
+}
+
+// What this rank sends in one round: every neighbour's send list, once per field.
+std::uint64_t round_bytes(const distributed_layout& layout, const halo_reads& dirty) {
+  std::uint64_t cells = 0;
+  for (const neighbour_lists& n : layout.local().neighbours) cells += n.send.size();
+  std::uint64_t per_cell = 0;
+  for (std::size_t k = 0; k < dirty.size(); ++k) per_cell += dirty[k]->element_size();
+  return cells * per_cell;
+}
+
+void start_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
   // A few fields inline, more on the heap.
   std::array<halo_field, 6> few{};
   std::vector<halo_field> many(dirty.size() > few.size() ? dirty.size() : 0);
@@ -111,7 +141,7 @@ void begin_round(const distributed_layout& layout, const halo_reads& dirty, cons
   for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_exchanged();
 }
 
-void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+void finish_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
   halo_plan& plan = layout.halo();
   try {
     if (plan.in_flight()) plan.end(on);
@@ -121,6 +151,28 @@ void end_round(const distributed_layout& layout, const halo_reads& dirty, const 
     throw;
   }
   for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->count_exchange();
+}
+
+}  // namespace
+
+// Profiled, the start (pack and send) and the end (wait and unpack) are two regions, so
+// that the work overlapped between them counts in neither, and the wait, where ranks that
+// arrive early lose their time, has a row of its own.
+void begin_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+  if (profile::active()) [[unlikely]] {
+    const profile::scope profiled(round_region(dirty, ""));
+    profile::bytes_sent(profiled.where(), round_bytes(layout, dirty));
+    return start_round(layout, dirty, on);
+  }
+  start_round(layout, dirty, on);
+}
+
+void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+  if (profile::active()) [[unlikely]] {
+    const profile::scope profiled(round_region(dirty, " (wait)"));
+    return finish_round(layout, dirty, on);
+  }
+  finish_round(layout, dirty, on);
 }
 
 void exchange_dirty(const distributed_layout& layout, halo_reads& reads, const executor& on,

@@ -4,6 +4,7 @@
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
+#include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
 
 namespace funcmesh {
@@ -11,8 +12,14 @@ namespace funcmesh {
 distributed_layout distribute_gmsh(MPI_Comm comm, const std::filesystem::path& path,
                                    const partition_options& partitioning,
                                    const halo_options& halo) {
-  const auto global =
-      mpi::on_root_agreed(mpi::communicator(comm), [&] { return read_gmsh(path.string()); });
+  // Checked where the whole mesh and its file are known: a degenerate or tangled cell is
+  // said once, naming the file and the element's tag; inverted cells (a surface meshed
+  // clockwise) are turned, since the face set refuses cells of negative volume.
+  const auto global = mpi::on_root_agreed(mpi::communicator(comm), [&] {
+    mesh m = read_gmsh(path.string());
+    normalize_orientation(m);
+    return m;
+  });
   return distribute(comm, global ? *global : mesh{}, partitioning, halo);
 }
 

@@ -27,7 +27,8 @@ std::string describe(int code, std::string_view call, MPI_Comm comm) {
 }
 }  // namespace
 
-mpi_error::mpi_error(int code, std::string_view call, MPI_Comm comm)
-    : error(describe(code, call, comm)), code_(code) {}
+std::string mpi_failure_message(int code, std::string_view call, MPI_Comm comm) {
+  return describe(code, call, comm);
+}
 
 }  // namespace funcmesh

@@ -33,6 +33,15 @@ FUNCMESH_DEVICE inline double normal_velocity(const fm::face_view& f) {
   return ax * f.normal[0] + ay * f.normal[1];
 }
 
+// The initial value at a cell centroid: a smooth blob off the centre, so the rotation
+// moves it.
+struct blob {
+  FUNCMESH_DEVICE double operator()(const fm::vec<double, 3>& x) const {
+    const double r2 = (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.75) * (x[1] - 0.75);
+    return std::exp(-r2 / 0.01);
+  }
+};
+
 // Upwind: what flows into the cell holding `self` through the face.
 struct upwind {
   FUNCMESH_DEVICE double operator()(double self, double other, const fm::face_view& f) const {
@@ -82,15 +91,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   const fm::face_set& faces = layout.faces();
   const fm::grid_function<double>& volume = layout.volume();
   fm::dist_function<double> u(layout, "u");
-  {
-    auto w = u.write();
-    for (fm::index_t c = 0; c < layout.owned_count(); ++c) {
-      // A smooth blob off the centre, so the rotation moves it.
-      const auto& x = faces.centroid[static_cast<std::size_t>(c)];
-      const double r2 = (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.75) * (x[1] - 0.75);
-      w[c] = std::exp(-r2 / 0.01);
-    }
-  }
+  u = fm::fmap(blob{}, layout.centroid());
   auto rhs = [&](const fm::dist_function<double>& v) {
     return fm::sum_over_faces(faces, upwind{}, v, fm::on_other_groups(closed{})) / volume;
   };

@@ -148,13 +148,20 @@ boundary_table boundary_conditions(const fm::face_set& faces, const settings& s)
 }
 
 // The manufactured solution on the unit square or cube: u = exp(-d pi^2 kappa t) prod
-// sin(pi x_i), zero on the boundary.
-double exact(const std::array<double, 3>& x, int dimension, double kappa, double t) {
-  const double pi = std::numbers::pi;
-  double u = std::exp(-dimension * pi * pi * kappa * t);
-  for (int i = 0; i < dimension; ++i) u *= std::sin(pi * x[static_cast<std::size_t>(i)]);
-  return u;
-}
+// sin(pi x_i), zero on the boundary; 0 everywhere without --manufactured. A function of
+// the cell centroid: u = fm::fmap(solution{...}, layout.centroid()).
+struct solution {
+  int dimension;
+  double kappa, t;
+  bool manufactured;
+  FUNCMESH_DEVICE double operator()(const fm::vec<double, 3>& x) const {
+    if (!manufactured) return 0.0;
+    const double pi = std::numbers::pi;
+    double u = std::exp(-dimension * pi * pi * kappa * t);
+    for (int i = 0; i < dimension; ++i) u *= std::sin(pi * x[i]);
+    return u;
+  }
+};
 
 // After a solve: the reproducible sum of V u (every digit: equal on any rank count, the
 // gather form is), the memory with --verbose, and the L2 error against the manufactured
@@ -171,26 +178,15 @@ double report(MPI_Comm comm, int rank, const settings& s, const fm::distributed_
   }
   if (!s.manufactured) return 0.0;
   // L2 error: sqrt(sum V (u - exact(centroid, t_end))^2) over owned cells.
-  const fm::face_set& faces = layout.faces();
-  fm::grid_function<double> reference(owned, layout.total_count() - owned, "exact");
-  {
-    auto r = reference.write();
-    for (fm::index_t c = 0; c < owned; ++c) {
-      r[c] = exact(faces.centroid[static_cast<std::size_t>(c)], layout.local().cells.dimension,
-                   s.kappa, s.t_end);
-    }
-  }
-  const auto difference = u - reference;
+  const solution exact{layout.local().cells.dimension, s.kappa, s.t_end, true};
+  const auto difference = u - fm::fmap(exact, layout.centroid());
   return std::sqrt(fm::global_sum(volume * difference * difference));
 }
 
-// u at t = 0 on the owned cells: the manufactured solution, or 0.
-std::vector<double> initial_values(const settings& s, const fm::distributed_layout& layout) {
-  std::vector<double> initial(static_cast<std::size_t>(layout.owned_count()), 0.0);
-  for (std::size_t c = 0; c < initial.size() && s.manufactured; ++c) {
-    initial[c] = exact(layout.faces().centroid[c], layout.local().cells.dimension, s.kappa, 0.0);
-  }
-  return initial;
+// u at t = 0: the manufactured solution, or 0.
+auto initial_values(const settings& s, const fm::distributed_layout& layout) {
+  return fm::fmap(solution{layout.local().cells.dimension, s.kappa, 0.0, s.manufactured},
+                  layout.centroid());
 }
 
 // The solve of --paged DIR: u on a file_store in DIR (the time driver makes each register
@@ -205,7 +201,7 @@ double solve_paged(MPI_Comm comm, int rank, const settings& s, const fm::distrib
                                 .cached = 4};
   const fm::file_store disk(s.paged);
   fm::paged_dist_function<double> u(layout, disk, pages, "u");
-  u.write(0, initial_values(s, layout));
+  u = initial_values(s, layout);
   if (rank == 0 && !s.output.quiet) {
     std::printf(
         "heat: paged: u and the scheme's registers in files in %s, on rank 0 %lld pages of "
@@ -241,12 +237,7 @@ double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_opt
   }
   if (!s.paged.empty()) return solve_paged(comm, rank, s, layout, rhs, dt, last);
   fm::dist_function<double> u(layout, "u");
-  {
-    const std::vector<double> initial = initial_values(s, layout);
-    auto w = u.write();
-    for (fm::index_t c = 0; c < layout.owned_count(); ++c)
-      w[c] = initial[static_cast<std::size_t>(c)];
-  }
+  u = initial_values(s, layout);
   example::field_writer writer(s.output, "heat", layout);
   auto output = [&](const fm::time::step_info& step) {
     if (last) writer.write(step.t, u);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <funcmesh/core/error.hpp>
 
@@ -42,10 +43,30 @@ void check_nodes(const mesh& m) {
   for (std::size_t k = 0; k < m.cells.nodes.size(); ++k) {
     const index_t node = m.cells.nodes[k];
     if (node < 0 || node >= nodes) {
-      throw error("funcmesh::dual_graph: a cell references node index " + std::to_string(node) +
-                  ", but the mesh has " + std::to_string(nodes) + " nodes");
+      const auto after =
+          std::upper_bound(m.cells.offsets.begin(), m.cells.offsets.end(), static_cast<index_t>(k));
+      const auto cell = static_cast<index_t>(after - m.cells.offsets.begin()) - 1;
+      throw error("funcmesh::dual_graph: " + m.where() + m.cell_name(cell) +
+                  " references node index " + std::to_string(node) + ", but the mesh has " +
+                  std::to_string(nodes) + " nodes");
     }
   }
+}
+
+// The error for a face (smallest node `low`, the rest in `first`) that the cells
+// [first, last) all have: the file, the face by its nodes and the cells by their tags.
+template <class Rest>
+error shared_by_more_than_two(const mesh& m, index_t low, const Rest* first, const Rest* last) {
+  std::vector<index_t> face{low};
+  for (const auto node : first->nodes) {
+    if (node != static_cast<decltype(node)>(-1)) face.push_back(static_cast<index_t>(node));
+  }
+  std::vector<index_t> cells;
+  for (const Rest* k = first; k != last; ++k) cells.push_back(static_cast<index_t>(k->cell));
+  std::sort(cells.begin(), cells.end());  // the bucket's sort leaves them in any order
+  return error("funcmesh::dual_graph: " + m.where() + "the face of " + m.node_list(face) +
+               " is shared by " + m.cell_names(cells) +
+               ": a mesh face joins at most two cells (the mesh is not a manifold)");
 }
 
 // CSR from undirected edges with every list sorted: counted, filled, then each (short)
@@ -118,13 +139,7 @@ graph face_dual(const mesh& m) {
     for (auto k = first; k != last;) {
       auto end = k + 1;
       while (end != last && end->nodes == k->nodes) ++end;
-      if (end - k > 2) {
-        throw error("funcmesh::dual_graph: a face is shared by " + std::to_string(end - k) +
-                    " cells (cells " + std::to_string(static_cast<index_t>(k->cell)) + ", " +
-                    std::to_string(static_cast<index_t>((k + 1)->cell)) + ", " +
-                    std::to_string(static_cast<index_t>((k + 2)->cell)) +
-                    "): the mesh is not a manifold");
-      }
+      if (end - k > 2) throw shared_by_more_than_two(m, static_cast<index_t>(n), k, end);
       if (end - k == 2 && k->cell != (k + 1)->cell) edges.push_back({k->cell, (k + 1)->cell});
       k = end;
     }

@@ -77,12 +77,12 @@ double signed_volume(const mesh& m, index_t c) {
   return volume;
 }
 
+// "mesh.msh: element 1234 (triangle, nodes 5 9 12) has area 0": the file, the cell by its
+// tag and nodes, its measure (what a user can look up in the file or in Gmsh).
 std::string describe(const mesh& m, index_t c, double volume) {
   std::ostringstream text;
-  text.precision(17);
-  text << "cell " << m.cells.ids[static_cast<std::size_t>(c)] << " ("
-       << name_of(m.cells.types[static_cast<std::size_t>(c)]) << ") has "
-       << (m.dimension == 2 ? "area " : "volume ") << volume;
+  text << m.where() << m.describe_cell(c) << " has " << (m.dimension == 2 ? "area " : "volume ")
+       << volume;
   return text.str();
 }
 
@@ -129,17 +129,27 @@ void check_cell(const mesh& m, index_t c) {
   const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
   const auto nodes = m.cells.nodes_of(c);
   if (dimension_of(type) != m.dimension || static_cast<int>(nodes.size()) != node_count(type)) {
-    throw error("funcmesh::normalize_orientation: cell " +
-                std::to_string(m.cells.ids[static_cast<std::size_t>(c)]) + " is a " +
+    throw error("funcmesh::normalize_orientation: " + m.where() + m.cell_name(c) + " is a " +
                 std::string(name_of(type)) + " with " + std::to_string(nodes.size()) +
                 " nodes in a " + std::to_string(m.dimension) + "-D mesh");
   }
   for (index_t node : nodes) {
     if (node < 0 || node >= m.node_count()) {
-      throw error("funcmesh::normalize_orientation: cell " +
-                  std::to_string(m.cells.ids[static_cast<std::size_t>(c)]) +
+      throw error("funcmesh::normalize_orientation: " + m.where() + m.cell_name(c) +
                   " references node index " + std::to_string(node) + " of " +
                   std::to_string(m.node_count()));
+    }
+  }
+  // A repeated node collapses an edge or a face; a quad with one may still have an area,
+  // so the volume test below does not catch it, and its zero-length face would later
+  // give a zero normal.
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    for (std::size_t l = k + 1; l < nodes.size(); ++l) {
+      if (nodes[k] == nodes[l]) {
+        throw error("funcmesh::normalize_orientation: " + m.where() + m.describe_cell(c) +
+                    " repeats " + m.node_name(nodes[k]) +
+                    ": a degenerate cell (its corners must be distinct nodes)");
+      }
     }
   }
 }
@@ -173,7 +183,9 @@ void normalize_orientation(mesh& m) {
     check_cell(m, c);
     const double volume = signed_volume(m, c);
     if (!(std::abs(volume) > tolerance)) {
-      throw error("funcmesh::normalize_orientation: " + describe(m, c, volume) + ": degenerate");
+      throw error("funcmesh::normalize_orientation: " + describe(m, c, volume) +
+                  ": a degenerate cell (its " + (m.dimension == 2 ? "area" : "volume") +
+                  " is at most 1e-12 of the bounding box's)");
     }
     const double sign = volume > 0 ? 1.0 : -1.0;
     const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
@@ -188,7 +200,8 @@ void normalize_orientation(mesh& m) {
     }
     if (tangled) {
       throw error("funcmesh::normalize_orientation: " + describe(m, c, volume) +
-                  ": tangled (it folds over itself: its pieces do not all have the same sign)");
+                  ", but it is tangled: it folds over itself (its pieces do not all have "
+                  "the same sign)");
     }
     if (volume < 0) {
       const auto order = mirror(type);
@@ -219,7 +232,7 @@ cell_geometry compute_cell_geometry(const mesh& m) {
     });
     if (!(volume > 0)) {
       throw error("funcmesh::compute_geometry: " + describe(m, c, volume) +
-                  " (call normalize_orientation first)");
+                  ": inverted or degenerate (call normalize_orientation first)");
     }
     g.cell_volume[static_cast<std::size_t>(c)] = volume;
     g.cell_centroid[static_cast<std::size_t>(c)] = (1.0 / volume) * moment;
@@ -266,11 +279,9 @@ mesh_geometry compute_geometry(const mesh& m, const mesh_faces& faces) {
     }
     const double size = std::sqrt(dot(area, area));
     if (!(size > 0)) {
-      throw error(
-          "funcmesh::compute_geometry: face " + std::to_string(f) + " of cell " +
-          std::to_string(
-              m.cells.ids[static_cast<std::size_t>(faces.cells[static_cast<std::size_t>(f)][0])]) +
-          " has zero area");
+      throw error("funcmesh::compute_geometry: " + m.where() + "the face of " + m.node_list(nodes) +
+                  " of " + m.describe_cell(faces.cells[static_cast<std::size_t>(f)][0]) +
+                  " has zero " + (m.dimension == 2 ? "length" : "area"));
     }
     g.face_area[static_cast<std::size_t>(f)] = size;
     g.face_normal[static_cast<std::size_t>(f)] = (1.0 / size) * area;

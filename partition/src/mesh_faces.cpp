@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <funcmesh/core/error.hpp>
 
@@ -38,9 +39,8 @@ key_nodes<> sorted(const Nodes& nodes) {
   return key;
 }
 
-std::string cell_name(const mesh& m, index_t c) {
-  return "cell " + std::to_string(m.cells.ids[static_cast<std::size_t>(c)]);
-}
+// "mesh.msh: element 17": the file and the cell's tag (or id), never a bare index.
+std::string cell_name(const mesh& m, index_t c) { return m.where() + m.cell_name(c); }
 
 void check_cells(const mesh& m) {
   if (m.dimension != 2 && m.dimension != 3) {
@@ -89,7 +89,7 @@ void tag_boundary(const mesh& m, mesh_faces& faces) {
     }
     for (index_t node : nodes) {
       if (node < 0 || node >= m.node_count()) {
-        throw error("funcmesh::build_faces: boundary element " +
+        throw error("funcmesh::build_faces: " + m.where() + "boundary element " +
                     std::to_string(elements.ids[static_cast<std::size_t>(e)]) +
                     " references node index " + std::to_string(node) + " of " +
                     std::to_string(m.node_count()));
@@ -139,14 +139,25 @@ std::vector<Index> face_partners(const mesh& m, const std::vector<index_t>& cell
     std::size_t end = k + 1;
     while (end < keys.size() && keys[end].nodes == keys[k].nodes) ++end;
     if (end - k > 2) {
-      throw error("funcmesh::build_faces: a face is shared by " + std::to_string(end - k) +
-                  " cells (" + cell_name(m, keys[k].cell) + ", " + cell_name(m, keys[k + 1].cell) +
-                  ", " + cell_name(m, keys[k + 2].cell) + "): the mesh is not a manifold");
+      // The face by its nodes as its first cell has them, and every cell that shares it.
+      const index_t first = static_cast<index_t>(keys[k].cell);
+      const auto cell_nodes = m.cells.nodes_of(first);
+      std::vector<index_t> face, sharing;
+      const int local = static_cast<int>(static_cast<index_t>(keys[k].slot) -
+                                         cell_offsets[static_cast<std::size_t>(first)]);
+      for (std::uint8_t n : face_nodes(m.cells.types[static_cast<std::size_t>(first)], local)) {
+        face.push_back(cell_nodes[n]);
+      }
+      for (std::size_t s = k; s < end; ++s) sharing.push_back(static_cast<index_t>(keys[s].cell));
+      throw error("funcmesh::build_faces: " + m.where() + "the face of " + m.node_list(face) +
+                  " is shared by " + m.cell_names(sharing) +
+                  ": a mesh face joins at most two cells (the mesh is not a manifold)");
     }
     if (end - k == 2) {
       if (keys[k].cell == keys[k + 1].cell) {
-        throw error("funcmesh::build_faces: " + cell_name(m, keys[k].cell) +
-                    " has two faces with the same nodes");
+        throw error("funcmesh::build_faces: " + m.where() +
+                    m.describe_cell(static_cast<index_t>(keys[k].cell)) +
+                    " has two faces with the same nodes: a degenerate cell");
       }
       partner[static_cast<std::size_t>(keys[k].slot)] = keys[k + 1].slot;
       partner[static_cast<std::size_t>(keys[k + 1].slot)] = keys[k].slot;

@@ -22,13 +22,13 @@ std::string_view metis_status_name(int status) {
   }
 }
 
-metis_error::metis_error(int status, std::string_view call)
-    : error(std::string(call) + " failed with " + std::string(metis_status_name(status)) + " (" +
-            std::to_string(status) + "); METIS state is unsafe after an error, so this is fatal"),
-      status_(status) {}
-
 void check_metis(int status, std::string_view call) {
-  if (status != METIS_OK) throw metis_error(status, call);
+  if (status != METIS_OK) {
+    throw metis_error(status, std::string(call) + " failed with " +
+                                  std::string(metis_status_name(status)) + " (" +
+                                  std::to_string(status) +
+                                  "); METIS state is unsafe after an error, so this is fatal");
+  }
 }
 
 int metis_index_bits() { return IDXTYPEWIDTH; }

@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
 
+#include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>
+#include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 
@@ -94,6 +97,31 @@ TEST(distributed_layout, owns_a_duplicate_communicator_shared_by_its_copies) {
   int one = 1, sum = 0;
   MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, layout.comm());
   EXPECT_EQ(sum, world_size());
+}
+
+// A boundary group the mesh lacks is an agreed_error on every rank, with no message sent:
+// up front (require_groups) and when a face sum naming it is built, before any loop runs.
+TEST(distributed_layout, a_missing_boundary_group_is_an_agreed_error_where_it_is_named) {
+  const distributed_layout layout =
+      distribute_generated(MPI_COMM_WORLD, [] { return box2d_quad(6, 5); });
+  layout.require_groups({"left", "top"});
+  try {
+    layout.require_groups({"left", "pier", "island"});
+    ADD_FAILURE() << "require_groups accepted groups the mesh lacks";
+  } catch (const agreed_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("funcmesh::distributed_layout::require_groups"), std::string::npos);
+    EXPECT_NE(what.find("\"pier\" \"island\""), std::string::npos) << what;
+    EXPECT_NE(what.find("(it has \"left\" \"right\" \"bottom\" \"top\""), std::string::npos)
+        << what;
+  }
+  dist_function<double> u(layout, "u");
+  auto flux = [](double a, double b, const face_view& f) { return (b - a) * f.area; };
+  auto wall = [](double, const face_view&) { return 0.0; };
+  const std::uint64_t exchanges = layout.halo().exchange_count();
+  EXPECT_THROW((void)sum_over_faces(layout, flux, u, on("pier", wall), on_other_groups(wall)),
+               agreed_error);
+  EXPECT_EQ(layout.halo().exchange_count(), exchanges) << "refused before any exchange";
 }
 
 TEST(distributed_layout, global_facts_are_alike_on_every_rank) {

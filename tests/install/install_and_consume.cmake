@@ -3,14 +3,7 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
-function(run_step description)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "${description} failed (${status}):\n${output}")
-  endif()
-  message(STATUS "${description}: ok")
-  set(step_output "${output}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_step.cmake)
 
 run_step("install into ${prefix}"
          ${CMAKE_COMMAND} --install ${FUNCMESH_BUILD_DIR} --prefix ${prefix} --config ${BUILD_TYPE})

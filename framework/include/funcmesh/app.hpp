@@ -5,4 +5,4 @@
 
 #include <funcmesh/app/mesh_options.hpp>
 #include <funcmesh/app/program.hpp>
-#include <funcmesh/app/usage_error.hpp>
+#include <funcmesh/core/error.hpp>

@@ -3,10 +3,10 @@
 // own step), the driver with its callbacks, and a progress printer.
 #pragma once
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/time/butcher_tableau.hpp>
 #include <funcmesh/time/callbacks.hpp>
 #include <funcmesh/time/driver.hpp>
-#include <funcmesh/time/error.hpp>
 #include <funcmesh/time/explicit_rk.hpp>
 #include <funcmesh/time/linear_combination.hpp>
 #include <funcmesh/time/low_storage_rk.hpp>

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include <funcmesh/app/usage_error.hpp>
+#include <funcmesh/core/error.hpp>
 
 namespace funcmesh::app {
 

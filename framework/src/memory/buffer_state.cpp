@@ -6,7 +6,6 @@
 #include <utility>
 
 #include <funcmesh/core/error.hpp>
-#include <funcmesh/memory/memory_error.hpp>
 
 #include "buffer_state.hpp"
 

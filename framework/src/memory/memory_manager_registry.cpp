@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/core/error.hpp>
 
 namespace funcmesh {
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <string>
 
-#include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 namespace funcmesh {

@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-#include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 namespace funcmesh {

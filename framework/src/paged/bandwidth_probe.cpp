@@ -10,8 +10,8 @@
 #include <limits>
 #include <memory>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
-#include <funcmesh/paged/paged_error.hpp>
 
 namespace funcmesh {
 

@@ -11,8 +11,8 @@
 #include <exception>
 #include <vector>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
-#include <funcmesh/paged/paged_error.hpp>
 
 namespace funcmesh {
 

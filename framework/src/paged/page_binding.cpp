@@ -9,7 +9,6 @@
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
-#include <funcmesh/paged/paged_error.hpp>
 #include <funcmesh/paged/paged_function_base.hpp>
 
 namespace funcmesh::detail {

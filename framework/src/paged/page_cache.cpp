@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <new>
 
-#include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/memory_space.hpp>
 
 namespace funcmesh::detail {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include <funcmesh/paged/paged_error.hpp>
+#include <funcmesh/core/error.hpp>
 
 namespace funcmesh {
 

@@ -7,8 +7,8 @@
 #include <exception>
 #include <numeric>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
-#include <funcmesh/paged/paged_error.hpp>
 
 namespace funcmesh {
 

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/paged/detail/prefetcher.hpp>
-#include <funcmesh/paged/paged_error.hpp>
 
 namespace funcmesh::detail {
 

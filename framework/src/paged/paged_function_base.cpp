@@ -1,7 +1,7 @@
 // paged_function_base: names for messages.
 #include <funcmesh/paged/paged_function_base.hpp>
 
-#include <funcmesh/paged/paged_error.hpp>
+#include <funcmesh/core/error.hpp>
 
 #include <algorithm>
 #include <string>

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <numeric>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/simulated_device.hpp>
 #include <funcmesh/paged/detail/device_find.hpp>
-#include <funcmesh/paged/paged_error.hpp>
 
 namespace funcmesh {
 

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/time/butcher_tableau.hpp>
-#include <funcmesh/time/error.hpp>
 
 #include "number_text.hpp"
 

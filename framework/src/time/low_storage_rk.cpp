@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include <funcmesh/time/error.hpp>
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/time/low_storage_rk.hpp>
 
 namespace funcmesh::time {

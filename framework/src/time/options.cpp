@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include <funcmesh/time/error.hpp>
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/time/options.hpp>
 
 #include "number_text.hpp"

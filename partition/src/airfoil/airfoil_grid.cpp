@@ -127,6 +127,7 @@ mesh airfoil_grid(const airfoil_options& options) {
 
   mesh m;
   m.dimension = 2;
+  m.source = "built-in airfoil " + std::to_string(I) + "x" + std::to_string(J);
   m.coordinates = node_coordinates(options, columns, nodes);
 
   element_block& c = m.cells;

@@ -1,5 +1,6 @@
 // Gmsh reader entry points: the section loop (any order, unknown sections skipped),
-// $MeshFormat and $PhysicalNames, and the error type. Section bodies: msh2.cpp, msh4.cpp.
+// $MeshFormat and $PhysicalNames (mesh_read_error's message: core/error.cpp). Section bodies:
+// msh2.cpp, msh4.cpp.
 #include <funcmesh/partition/gmsh_reader.hpp>
 
 #include <cerrno>
@@ -13,27 +14,6 @@
 #include "raw_mesh.hpp"
 
 namespace funcmesh {
-
-namespace {
-
-std::string message(const std::string& file, const std::string& position,
-                    const std::string& section, const std::string& reason) {
-  std::string text = file;
-  if (!position.empty()) text += ":" + position;
-  text += ": ";
-  if (!section.empty()) text += "in " + section + ": ";
-  return text + reason;
-}
-
-}  // namespace
-
-mesh_read_error::mesh_read_error(std::string file, std::string position, std::string section,
-                                 std::string reason)
-    : error(message(file, position, section, reason)),
-      file_(std::move(file)),
-      position_(std::move(position)),
-      section_(std::move(section)),
-      reason_(std::move(reason)) {}
 
 namespace gmsh {
 
@@ -153,7 +133,12 @@ mesh read(std::span<const std::byte> bytes, std::string_view file_name) {
   if (!has_format) {
     in.fail_in("$MeshFormat", 0, "not a Gmsh mesh: the file has no $MeshFormat section");
   }
-  return assemble(std::move(raw), in);
+  mesh m = assemble(std::move(raw), in);
+  // Errors found once the mesh is read (a degenerate cell, a face of three cells) name the
+  // file and the element's tag, so that the user can find it in the file or in Gmsh.
+  m.source = std::string(file_name);
+  m.gmsh_tags = true;
+  return m;
 }
 
 }  // namespace gmsh

@@ -336,6 +336,47 @@ inline void vector_values() {
   }
 }
 
+// A plain functor with one concrete operator(), for the named fmap (no _() needed).
+struct swirl {
+  FUNCMESH_DEVICE double operator()(const fm::vec<double, 3>& x) const {
+    return x[0] * x[1] - x[2];
+  }
+};
+
+inline void components_and_make_vec() {
+  using point = fm::vec<double, 3>;
+  for (const fm::index_t n : sizes) {
+    const field a = random_field(n, 7), b = random_field(n, 8);
+    fm::grid_function<point> p(n, "p");
+    p = fm::make_vec(a, b, 2.5);  // an expression, another, a number
+    field x(n, "x"), y(n, "y"), z(n, "z"), s(n, "s");
+    x = fm::component<0>(p);
+    y = fm::component<1>(p);
+    z = fm::component<2>(p);
+    s = fm::fmap(swirl{}, p);
+    const auto av = values(a), bv = values(b);
+    const auto pv = p.to_vector();
+    const auto xv = values(x), yv = values(y), zv = values(z), sv = values(s);
+    for (std::size_t i = 0; i < av.size(); ++i) {
+      ASSERT_EQ(pv[i][0], av[i]);
+      ASSERT_EQ(pv[i][1], bv[i]);
+      ASSERT_EQ(pv[i][2], 2.5);
+      ASSERT_EQ(xv[i], av[i]);
+      ASSERT_EQ(yv[i], bv[i]);
+      ASSERT_EQ(zv[i], 2.5);
+      ASSERT_EQ(sv[i], av[i] * bv[i] - 2.5);
+    }
+    // Mixed operand types share their common type; components compose with arithmetic.
+    fm::grid_function<fm::vec<double, 2>> q(n, "q");
+    q = fm::make_vec(1, fm::component<1>(p) * 2.0);
+    const auto qv = q.to_vector();
+    for (std::size_t i = 0; i < qv.size(); ++i) {
+      ASSERT_EQ(qv[i][0], 1.0);
+      ASSERT_EQ(qv[i][1], bv[i] * 2.0);
+    }
+  }
+}
+
 inline void gather_and_scatter() {
   const fm::index_t n = 1000;
   field u = random_field(n, 51, -1, 1, 20), v(n, 20, "v");
@@ -389,24 +430,25 @@ inline void host_access_during_assignment_is_an_error_not_a_hang() {
 // Every case above and in reduction_cases.hpp as a TEST_P of `fixture` (a
 // TestWithParam<executor> that makes its parameter the default executor), so each
 // executor's test file runs the same list.
-#define FUNCMESH_EXPRESSION_CASES(fixture)                                              \
-  TEST_P(fixture, functor_laws) { expression_cases::functor_laws(); }                   \
-  TEST_P(fixture, applicative_laws) { expression_cases::applicative_laws(); }           \
-  TEST_P(fixture, monad_laws) { expression_cases::monad_laws(); }                       \
-  TEST_P(fixture, arithmetic_matches_plain_loops) {                                     \
-    expression_cases::arithmetic_matches_plain_loops();                                 \
-  }                                                                                     \
-  TEST_P(fixture, paper_examples) { expression_cases::paper_examples(); }               \
-  TEST_P(fixture, proxies_and_aliasing) { expression_cases::proxies_and_aliasing(); }   \
-  TEST_P(fixture, fused_equals_separate) { expression_cases::fused_equals_separate(); } \
-  TEST_P(fixture, iteration_spaces) { expression_cases::iteration_spaces(); }           \
-  TEST_P(fixture, vector_values) { expression_cases::vector_values(); }                 \
-  TEST_P(fixture, gather_and_scatter) { expression_cases::gather_and_scatter(); }       \
-  TEST_P(fixture, serial_only_work_runs_on_one_thread) {                                \
-    expression_cases::serial_only_work_runs_on_one_thread();                            \
-  }                                                                                     \
-  TEST_P(fixture, host_access_during_assignment_is_an_error_not_a_hang) {               \
-    expression_cases::host_access_during_assignment_is_an_error_not_a_hang();           \
-  }                                                                                     \
-  TEST_P(fixture, ordinary_reductions) { reduction_cases::ordinary_reductions(); }      \
+#define FUNCMESH_EXPRESSION_CASES(fixture)                                                  \
+  TEST_P(fixture, functor_laws) { expression_cases::functor_laws(); }                       \
+  TEST_P(fixture, applicative_laws) { expression_cases::applicative_laws(); }               \
+  TEST_P(fixture, monad_laws) { expression_cases::monad_laws(); }                           \
+  TEST_P(fixture, arithmetic_matches_plain_loops) {                                         \
+    expression_cases::arithmetic_matches_plain_loops();                                     \
+  }                                                                                         \
+  TEST_P(fixture, paper_examples) { expression_cases::paper_examples(); }                   \
+  TEST_P(fixture, proxies_and_aliasing) { expression_cases::proxies_and_aliasing(); }       \
+  TEST_P(fixture, fused_equals_separate) { expression_cases::fused_equals_separate(); }     \
+  TEST_P(fixture, iteration_spaces) { expression_cases::iteration_spaces(); }               \
+  TEST_P(fixture, vector_values) { expression_cases::vector_values(); }                     \
+  TEST_P(fixture, gather_and_scatter) { expression_cases::gather_and_scatter(); }           \
+  TEST_P(fixture, components_and_make_vec) { expression_cases::components_and_make_vec(); } \
+  TEST_P(fixture, serial_only_work_runs_on_one_thread) {                                    \
+    expression_cases::serial_only_work_runs_on_one_thread();                                \
+  }                                                                                         \
+  TEST_P(fixture, host_access_during_assignment_is_an_error_not_a_hang) {                   \
+    expression_cases::host_access_during_assignment_is_an_error_not_a_hang();               \
+  }                                                                                         \
+  TEST_P(fixture, ordinary_reductions) { reduction_cases::ordinary_reductions(); }          \
   TEST_P(fixture, reproducible_sums) { reduction_cases::reproducible_sums(GetParam()); }

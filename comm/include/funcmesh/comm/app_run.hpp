@@ -1,14 +1,14 @@
 // app::run: the frame of an MPI program. Errors every rank saw alike (a bad command line,
-// an agreed collective error such as a corrupt mesh file) print once, from rank 0, and
-// every rank exits cleanly: 2 for usage errors, 1 for the rest. Anything else (an error on
-// some ranks only) ends the job through mpi::guarded_main, naming the rank.
+// an agreed_error such as a corrupt mesh file or a boundary group the mesh lacks) print
+// once, from rank 0, and every rank exits cleanly: 2 for usage errors, 1 for the rest. Anything
+// else (an error on some ranks only) ends the job through mpi::guarded_main, naming the rank.
 #pragma once
 
 #include <string>
 
-#include <funcmesh/app/usage_error.hpp>
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/core/error.hpp>
 
 namespace funcmesh::app {
 
@@ -29,7 +29,8 @@ int run(int& argc, char**& argv, const std::string& name, Body&& body) {
     } catch (const usage_error& e) {  // the same arguments on every rank: the same error
       detail::print_agreed(name, e.what(), rank);
       return 2;
-    } catch (const mpi::collective_error& e) {  // agreed: every rank holds the same error
+    } catch (const agreed_error& e) {  // every rank holds the same error (mpi::agree, or a
+                                       // check of what every rank holds alike)
       detail::print_agreed(name, e.what(), rank);
       return 1;
     }

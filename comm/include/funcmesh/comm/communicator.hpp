@@ -42,17 +42,7 @@ class communicator {
   std::shared_ptr<void> owner_;  // set only for adopted communicators
 };
 
-// Thrown on every rank by agree(): carries the lowest failing rank and its message.
-class collective_error : public error {
- public:
-  collective_error(int failing_rank, const std::string& message)
-      : error("rank " + std::to_string(failing_rank) + ": " + message),
-        failing_rank_(failing_rank) {}
-  int failing_rank() const noexcept { return failing_rank_; }
-
- private:
-  int failing_rank_;
-};
+// agree() throws mpi::collective_error (funcmesh/core/error.hpp) on every rank.
 
 // Collective: each rank passes "" (all well) or its error message. If any rank failed,
 // every rank throws collective_error with the lowest failing rank's message,

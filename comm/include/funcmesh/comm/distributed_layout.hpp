@@ -6,8 +6,10 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,6 +57,12 @@ class distributed_layout {
   // alike on every rank: a name can be checked without messages.
   const std::vector<std::string>& boundary_groups() const;
   bool has_boundary_group(const std::string& name) const;
+  // Checks up front, before any set-up or output, that the mesh has every boundary group
+  // the solver will name in on("name", ...): throws agreed_error naming the missing ones
+  // and those the mesh has. A local check (every rank holds the same list), so every rank
+  // throws alike with no message sent; app::run prints it once.
+  void require_groups(std::initializer_list<std::string_view> names) const;
+  void require_groups(const std::vector<std::string>& names) const;
 
   // The exchange of this layout's halo, shared by every distributed function on it.
   halo_plan& halo() const;
@@ -67,10 +75,16 @@ class distributed_layout {
   // first with the solver's needs; later faces() calls return whatever was built.
   const face_set& faces() const;
   const face_set& faces(const face_geometry& stored) const;
-  // Each cell's volume (area in 2-D), owned and halo, for expressions (rhs / volume()).
-  // Built on first use (after faces(), which it calls), which is collective likewise;
-  // throws if the faces were built without volumes (face_geometry::cell_volume).
+  // The cells' geometry as grid functions (owned and halo) for expressions: each cell's
+  // volume (area in 2-D: rhs / volume()), centroid (u = fmap(initial, centroid())) and
+  // size, 2 * dimension * volume / surface (the edge of a square or cube, the diameter of
+  // a triangle's inscribed circle: the length of a CFL condition). Each is built on first
+  // use (after faces(), which it calls), which is collective likewise; they throw if the
+  // faces were built without what they need (face_geometry::cell_volume for volume() and
+  // cell_size(), cell_centroid for centroid()). The same bits on every rank count.
   const grid_function<double>& volume() const;
+  const grid_function<vec<double, 3>>& centroid() const;
+  const grid_function<double>& cell_size() const;
 
   // This layout's number among those made in this process (1, 2, ...): alike on every
   // rank, since every rank makes its layouts in the same order. For messages.

@@ -56,12 +56,7 @@ class environment {
   std::optional<int> gpu_;
 };
 
-// The environment's start failed on every rank alike (a bad FUNCMESH_GPU, no GPU under
-// FUNCMESH_REQUIRE_GPU=1); rank 0 has printed why, and MPI is finalized.
-class start_error : public error {
- public:
-  explicit start_error(const std::string& message) : error(message) {}
-};
+// A start that failed on every rank alike throws mpi::start_error (funcmesh/core/error.hpp).
 
 // Whether the command line asks for start-up details: --verbose, or FUNCMESH_VERBOSE=1.
 bool verbose_requested(int argc, char** argv);

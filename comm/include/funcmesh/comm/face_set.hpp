@@ -64,12 +64,12 @@ struct vec3_arrays {
 // centroids or volumes, saves their memory (about 24 of the ~90 bytes per face of a 2-D
 // set, and 32 bytes per cell). What is not stored reads as NaN in face_view
 // (face_set_view::face), so a flux that uses it anyway gives NaN results, never stale
-// numbers; face_set::centroid and face_set::volume are then empty.
+// numbers; face_set::cell_centroids and face_set::cell_volumes are then empty.
 struct face_geometry {
   bool distance = true;       // face_view::distance
   bool face_centroid = true;  // face_view::centroid
-  bool cell_centroid = true;  // face_set::centroid
-  bool cell_volume = true;    // face_set::volume (and distributed_layout::volume())
+  bool cell_centroid = true;  // face_set::cell_centroids (and distributed_layout::centroid())
+  bool cell_volume = true;    // face_set::cell_volumes (distributed_layout::volume(), cell_size())
   // Only what every face loop reads (Airfoil's fluxes need no more).
   static constexpr face_geometry minimal() { return {false, false, false, false}; }
   // Whether this stores everything `wanted` asks for.
@@ -227,14 +227,20 @@ class face_set {
   // loop at a time (the face loops are called from one thread).
   buffer flux_scratch(std::size_t value_bytes) const;
 
-  // Per local cell (owned, then halo): volume (area in 2-D; empty unless
+  // Host copies per local cell (owned, then halo): volume (area in 2-D; empty unless
   // stored_geometry().cell_volume) and centroid (empty unless
-  // stored_geometry().cell_centroid), computed alike on every rank.
-  std::vector<double> volume;
-  // The same volumes as a grid function (owned + halo), for expressions: rhs / volume.
-  // Throws when the volumes are not stored.
+  // stored_geometry().cell_centroid), computed alike on every rank. Expressions read them
+  // as grid functions: distributed_layout::volume(), centroid(), cell_size().
+  std::vector<double> cell_volumes;
+  std::vector<std::array<double, 3>> cell_centroids;
+  // The same values as grid functions (owned + halo). Throw when they are not stored.
   grid_function<double> volume_function(std::string name = "volume") const;
-  std::vector<std::array<double, 3>> centroid;
+  grid_function<vec<double, 3>> centroid_function(std::string name = "centroid") const;
+  // 2 * dimension * volume / surface (the sum of the cell's face areas) for the owned
+  // cells, from the gather entries; the halo entries are left to the caller (a halo cell's
+  // own faces are not in the set). Needs the volumes.
+  grid_function<double> owned_cell_size_function(int dimension,
+                                                 std::string name = "cell_size") const;
   // The scatter form's blocks of consecutive faces, coloured: no two blocks of one colour
   // write the same owned cell.
   face_block_colouring blocks;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/comm/detail/flux_checks.hpp>
 #include <funcmesh/comm/detail/flux_window.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_set.hpp>
@@ -316,19 +317,28 @@ auto make_face_fluxes(const Flux& flux, const std::vector<int>& ids, const bound
 }
 }  // namespace detail
 
+// The fluxes' signatures are checked first (detail/flux_checks.hpp): a wrong one is one
+// error naming it, and nothing more is built. The boundary groups' names are checked
+// against the mesh's global list when the expression is built (every rank alike).
 template <class Flux, class U, class... B>
 auto sum_over_faces(const face_set& faces, Flux flux, const U& u, const boundary_flux<B>&... b) {
-  const std::vector<int> ids =
-      detail::boundary_ids(faces, detail::names_of(b...), "funcmesh::sum_over_faces");
-  auto input = as_node(u);
-  auto fluxes = detail::make_face_fluxes<typename decltype(input)::value_type>(flux, ids, b...);
-  return face_sum_expr<decltype(fluxes), decltype(input)>(faces, fluxes, input);
+  using input_value = expr_value_t<U>;
+  if constexpr (detail::check_face_fluxes<input_value, Flux, B...>()) {
+    const std::vector<int> ids =
+        detail::boundary_ids(faces, detail::names_of(b...), "funcmesh::sum_over_faces");
+    auto input = as_node(u);
+    auto fluxes = detail::make_face_fluxes<input_value>(flux, ids, b...);
+    return face_sum_expr<decltype(fluxes), decltype(input)>(faces, fluxes, input);
+  }
 }
 
+// u may be a number (sum_over_cell_faces(faces, f, 0.0)) when f reads the faces alone.
 template <class F, class U>
 auto sum_over_cell_faces(const face_set& faces, F f, const U& u) {
-  auto input = as_node(u);
-  return cell_face_sum_expr<std::decay_t<F>, decltype(input)>(faces, f, input);
+  if constexpr (detail::check_cell_face_function<F, expr_value_t<U>>()) {
+    auto input = as_node(u);
+    return cell_face_sum_expr<std::decay_t<F>, decltype(input)>(faces, f, input);
+  }
 }
 
 template <class Flux, class U, class... B>

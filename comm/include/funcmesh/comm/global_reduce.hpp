@@ -12,10 +12,13 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
+#include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/expr/components.hpp>
 #include <funcmesh/expr/grid_read.hpp>
 #include <funcmesh/reduce/exact_sum.hpp>
 #include <funcmesh/reduce/reduce.hpp>
@@ -88,10 +91,12 @@ void refresh_halos(const distributed_layout& layout, const E& e, const reduce_op
 
 template <class T>
 constexpr void check_global_reduction_value() {
-  static_assert(std::is_floating_point_v<T> || (std::is_integral_v<T> && std::is_signed_v<T> &&
-                                                sizeof(T) <= sizeof(long long)),
+  using component = vec_component_t<T>;
+  static_assert(std::is_floating_point_v<component> ||
+                    (std::is_integral_v<component> && std::is_signed_v<component> &&
+                     sizeof(component) <= sizeof(long long)),
                 "funcmesh: global reductions are of floating-point or signed integer "
-                "expressions (reduce vec values per component)");
+                "expressions, or of vec values of those (reduced per component)");
 }
 
 }  // namespace detail
@@ -99,32 +104,41 @@ constexpr void check_global_reduction_value() {
 // Sum over the owned values of every rank. Plain mode: each rank's local sum, then
 // MPI_SUM (rounding depends on the rank count). o.reproducible: exact sums merged across
 // ranks and rounded once, bitwise identical for any rank count, thread count, executor.
+// Every global reduction of a vec-valued expression reduces each component on its own
+// (one pass and one collective per component): global_sum(volume * u) of a vec<double, 3>
+// state is the vec of the three totals.
 template <class Compiler = exec::this_compiler, Expression E>
 expr_value_t<E> global_sum(const distributed_layout& layout, const E& expression,
                            const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
-  detail::refuse_halo_in_global_reduction(o, "global_sum");
-  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_sum");
-  const MPI_Comm comm = layout.comm();
-  if constexpr (std::is_floating_point_v<value>) {
-    if (o.reproducible) {
-      return static_cast<value>(
-          allreduce_exact(comm, exact_sum_of<Compiler>(expression, o)).value());
-    }
-  }
-  if constexpr (std::is_integral_v<value>) {
-    // Integers add up in long long locally and across ranks (a sum of int flags over more
-    // than 2^31 cells must not wrap), then must fit the value type again.
-    const long long total = allreduce_sum(comm, reduce<Compiler>(expression, 0LL, ops::plus{}, o));
-    if (total < std::numeric_limits<value>::min() || total > std::numeric_limits<value>::max()) {
-      throw error("funcmesh::global_sum: the sum " + std::to_string(total) +
-                  " does not fit the expression's integer type; sum a long long expression");
-    }
-    return static_cast<value>(total);
+  if constexpr (detail::is_vec_v<value>) {
+    return detail::per_component<value>(
+        [&](const auto& c) { return global_sum<Compiler>(layout, c, o); }, expression);
   } else {
-    return static_cast<value>(
-        allreduce_sum(comm, static_cast<double>(sum<Compiler>(expression, o))));
+    detail::refuse_halo_in_global_reduction(o, "global_sum");
+    detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_sum");
+    const MPI_Comm comm = layout.comm();
+    if constexpr (std::is_floating_point_v<value>) {
+      if (o.reproducible) {
+        return static_cast<value>(
+            allreduce_exact(comm, exact_sum_of<Compiler>(as_node(expression), o)).value());
+      }
+    }
+    if constexpr (std::is_integral_v<value>) {
+      // Integers add up in long long locally and across ranks (a sum of int flags over more
+      // than 2^31 cells must not wrap), then must fit the value type again.
+      const long long total =
+          allreduce_sum(comm, reduce<Compiler>(as_node(expression), 0LL, ops::plus{}, o));
+      if (total < std::numeric_limits<value>::min() || total > std::numeric_limits<value>::max()) {
+        throw error("funcmesh::global_sum: the sum " + std::to_string(total) +
+                    " does not fit the expression's integer type; sum a long long expression");
+      }
+      return static_cast<value>(total);
+    } else {
+      return static_cast<value>(
+          allreduce_sum(comm, static_cast<double>(sum<Compiler>(as_node(expression), o))));
+    }
   }
 }
 
@@ -134,11 +148,16 @@ expr_value_t<E> global_min(const distributed_layout& layout, const E& expression
                            const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
-  detail::refuse_halo_in_global_reduction(o, "global_min");
-  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_min");
-  using wire = detail::mpi_reduction_t<value>;
-  return static_cast<value>(
-      allreduce_min(layout.comm(), static_cast<wire>(min<Compiler>(expression, o))));
+  if constexpr (detail::is_vec_v<value>) {
+    return detail::per_component<value>(
+        [&](const auto& c) { return global_min<Compiler>(layout, c, o); }, expression);
+  } else {
+    detail::refuse_halo_in_global_reduction(o, "global_min");
+    detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_min");
+    using wire = detail::mpi_reduction_t<value>;
+    return static_cast<value>(
+        allreduce_min(layout.comm(), static_cast<wire>(min<Compiler>(as_node(expression), o))));
+  }
 }
 
 template <class Compiler = exec::this_compiler, Expression E>
@@ -146,36 +165,58 @@ expr_value_t<E> global_max(const distributed_layout& layout, const E& expression
                            const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
-  detail::refuse_halo_in_global_reduction(o, "global_max");
-  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_max");
-  using wire = detail::mpi_reduction_t<value>;
-  return static_cast<value>(
-      allreduce_max(layout.comm(), static_cast<wire>(max<Compiler>(expression, o))));
+  if constexpr (detail::is_vec_v<value>) {
+    return detail::per_component<value>(
+        [&](const auto& c) { return global_max<Compiler>(layout, c, o); }, expression);
+  } else {
+    detail::refuse_halo_in_global_reduction(o, "global_max");
+    detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_max");
+    using wire = detail::mpi_reduction_t<value>;
+    return static_cast<value>(
+        allreduce_max(layout.comm(), static_cast<wire>(max<Compiler>(as_node(expression), o))));
+  }
 }
 
-// One local pass and, for floating point, one MPI_Allreduce for both ends.
+// One local pass and, for floating point, one MPI_Allreduce for both ends (per component
+// of a vec: min and max are then vec values).
 template <class Compiler = exec::this_compiler, Expression E>
 minmax_result<expr_value_t<E>> global_minmax(const distributed_layout& layout, const E& expression,
                                              const reduce_options& o = {}) {
   using value = expr_value_t<E>;
   detail::check_global_reduction_value<value>();
-  detail::refuse_halo_in_global_reduction(o, "global_minmax");
-  detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_minmax");
-  const minmax_result<value> local = minmax<Compiler>(expression, o);
-  using wire = detail::mpi_reduction_t<value>;
-  const MPI_Comm comm = layout.comm();
-  if constexpr (std::is_floating_point_v<value>) {
-    const minmax_result<double> global = allreduce_minmax(
-        comm,
-        minmax_result<double>{static_cast<double>(local.min), static_cast<double>(local.max)});
-    return {static_cast<value>(global.min), static_cast<value>(global.max)};
+  if constexpr (detail::is_vec_v<value>) {
+    minmax_result<value> result{};
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          (void)[&] {
+            const auto one = global_minmax<Compiler>(layout, component<K>(expression), o);
+            result.min[K] = one.min;
+            result.max[K] = one.max;
+          }(),
+          ...);
+    }
+    (std::make_integer_sequence<int, value::size()>{});
+    return result;
   } else {
-    return {static_cast<value>(allreduce_min(comm, static_cast<wire>(local.min))),
-            static_cast<value>(allreduce_max(comm, static_cast<wire>(local.max)))};
+    detail::refuse_halo_in_global_reduction(o, "global_minmax");
+    detail::refresh_halos<Compiler>(layout, expression, o, "funcmesh::global_minmax");
+    const minmax_result<value> local = minmax<Compiler>(as_node(expression), o);
+    using wire = detail::mpi_reduction_t<value>;
+    const MPI_Comm comm = layout.comm();
+    if constexpr (std::is_floating_point_v<value>) {
+      const minmax_result<double> global = allreduce_minmax(
+          comm,
+          minmax_result<double>{static_cast<double>(local.min), static_cast<double>(local.max)});
+      return {static_cast<value>(global.min), static_cast<value>(global.max)};
+    } else {
+      return {static_cast<value>(allreduce_min(comm, static_cast<wire>(local.min))),
+              static_cast<value>(allreduce_max(comm, static_cast<wire>(local.max)))};
+    }
   }
 }
 
-// Sum of a * b over every rank's owned values; norm2 = sqrt of the global sum of squares.
+// Sum of a * b over every rank's owned values; norm2 = sqrt of the global sum of squares
+// (per component for vec values, as every global reduction).
 template <class Compiler = exec::this_compiler, Expression A, Expression B>
 auto global_dot(const distributed_layout& layout, const A& a, const B& b,
                 const reduce_options& o = {}) {
@@ -185,8 +226,33 @@ auto global_dot(const distributed_layout& layout, const A& a, const B& b,
 template <class Compiler = exec::this_compiler, Expression A>
 auto global_norm2(const distributed_layout& layout, const A& a, const reduce_options& o = {}) {
   using std::sqrt;
-  return sqrt(global_sum<Compiler>(layout, a * a, o));
+  auto squares = global_sum<Compiler>(layout, a * a, o);
+  if constexpr (detail::is_vec_v<decltype(squares)>) {
+    for (int k = 0; k < squares.size(); ++k) squares[k] = sqrt(squares[k]);
+    return squares;
+  } else {
+    return sqrt(squares);
+  }
 }
+
+// The local reductions (sum, min, max, minmax, reduce, dot, norm2) of a dist_function
+// itself would reduce this rank's part alone, silently: a compile error that says what
+// to write. (Their values over this rank's cells: sum(u.local()).)
+#define FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(name)                                           \
+  template <class Compiler = exec::this_compiler, class T, class Tag, class... Rest>              \
+  T name(const dist_function<T, Tag>&, const Rest&...) {                                          \
+    static_assert(detail::always_false_v<T>,                                                      \
+                  "funcmesh::" #name                                                              \
+                  "(u) of a dist_function reduces this rank's part only: use global_" #name       \
+                  "(u) (one value for all ranks), or " #name "(u.local()) for this rank's part"); \
+    return T{};                                                                                   \
+  }
+FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(sum)
+FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(min)
+FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(max)
+FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(minmax)
+FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(norm2)
+#undef FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION
 
 // The same over the layout of the distributed functions the expression reads (u, or
 // volume * u): global_sum(u), global_norm2(u - v). An expression of no distributed

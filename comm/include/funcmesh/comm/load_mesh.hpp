@@ -14,9 +14,11 @@
 
 namespace funcmesh {
 
-// Collective. The file is read on rank 0 only; a missing or corrupt file throws the same
-// mpi::collective_error on every rank (naming the file, position and reason), before any
-// partitioning.
+// Collective. The file is read on rank 0 only, and its cells oriented there
+// (normalize_orientation: clockwise cells are turned; a degenerate or tangled cell is an
+// error naming the file and the Gmsh element tag); a missing or corrupt file throws the
+// same mpi::collective_error on every rank (naming the file, position and reason),
+// before any partitioning.
 distributed_layout distribute_gmsh(MPI_Comm comm, const std::filesystem::path& path,
                                    const partition_options& partitioning = {},
                                    const halo_options& halo = {});

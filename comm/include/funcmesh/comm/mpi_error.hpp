@@ -20,20 +20,14 @@ namespace mpi {
 std::string rank_prefix(MPI_Comm comm = MPI_COMM_WORLD);
 }  // namespace mpi
 
-class mpi_error : public error {
- public:
-  // "rank R: <call> failed: <MPI's text>", R this process's rank in `comm`.
-  mpi_error(int code, std::string_view call, MPI_Comm comm);
-  int code() const noexcept { return code_; }
-
- private:
-  int code_;
-};
+// "rank R: <call> failed: <MPI's text>", R this process's rank in `comm`: the message of
+// the mpi_error (funcmesh/core/error.hpp) for `code`.
+std::string mpi_failure_message(int code, std::string_view call, MPI_Comm comm);
 
 // Throws mpi_error unless `code` is MPI_SUCCESS. Only communicators whose error handler
 // is MPI_ERRORS_RETURN hand codes back; the default (MPI_ERRORS_ARE_FATAL) aborts first.
 inline void check_mpi(int code, std::string_view call, MPI_Comm comm = MPI_COMM_WORLD) {
-  if (code != MPI_SUCCESS) throw mpi_error(code, call, comm);
+  if (code != MPI_SUCCESS) throw mpi_error(code, mpi_failure_message(code, call, comm));
 }
 
 }  // namespace funcmesh

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <funcmesh/app/mesh_options.hpp>
-#include <funcmesh/app/usage_error.hpp>
+#include <funcmesh/core/error.hpp>
 
 namespace funcmesh::app {
 

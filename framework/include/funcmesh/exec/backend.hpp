@@ -11,12 +11,12 @@
 #include <string>
 #include <string_view>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/exec/compiler.hpp>
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/exec/loop_label.hpp>
 #include <funcmesh/exec/loop_shape.hpp>
-#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::exec {
 

@@ -1,5 +1,6 @@
-// loop_label: what a loop is, for error messages ("assignment to grid function 'u'").
-// Built from pointers, so a loop that succeeds never formats a string.
+// loop_label: what a loop is, for error messages and profiles ("assignment to grid
+// function 'u'"). Built from pointers, so a loop that succeeds never formats a string unless
+// profiling is on (funcmesh/profile, which formats each distinct label once per thread).
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <funcmesh/expr/assign.hpp>
+#include <funcmesh/expr/components.hpp>
 #include <funcmesh/expr/gather_scatter.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/grid_function.hpp>

@@ -21,12 +21,8 @@ namespace funcmesh {
 // index through a proxy (neighbours, indirection).
 enum class read_mode { own_index, proxy };
 
-// An assignment whose target is also read through a proxy: other iterations would read
-// values this loop is overwriting.
-class aliasing_error : public error {
- public:
-  using error::error;
-};
+// An assignment that reads its target through a proxy throws aliasing_error
+// (funcmesh/core/error.hpp).
 
 namespace detail {
 // The windows of one page of a page-by-page loop over paged grid functions (paged/).

@@ -45,6 +45,14 @@ template <Function F, Functor X>
 FUNCMESH_DEVICE constexpr auto fmap(const F& f, const X& x) {
   return functor_impl<std::remove_cvref_t<X>>::fmap(f, x);
 }
+// fmap(f, x) of a plain lambda or functor: made a funcmesh function first (f / x needs
+// that explicitly, _(f) / x, so that / between numbers stays arithmetic).
+FUNCMESH_EXEC_CHECK_DISABLE
+template <class F, Functor X>
+requires(!Function<F> && detail::has_single_call_operator<F>) FUNCMESH_DEVICE
+    constexpr auto fmap(const F& f, const X& x) {
+  return functor_impl<std::remove_cvref_t<X>>::fmap(_(f), x);
+}
 FUNCMESH_EXEC_CHECK_DISABLE
 template <ApplicativeOfFunctions FS, class X>
 FUNCMESH_DEVICE constexpr auto apply(const FS& functions, const X& x) {

@@ -10,14 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/core/index.hpp>
-#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/paged/cache_statistics.hpp>
 #include <funcmesh/paged/detail/mapped_buffer.hpp>
 #include <funcmesh/paged/detail/paged_core.hpp>
 #include <funcmesh/paged/page_layout.hpp>
 #include <funcmesh/paged/page_store.hpp>
-#include <funcmesh/paged/paged_error.hpp>
 #include <funcmesh/paged/paged_options.hpp>
 
 namespace funcmesh {

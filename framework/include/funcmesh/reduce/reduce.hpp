@@ -15,8 +15,10 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <funcmesh/exec/dispatch.hpp>
+#include <funcmesh/expr/components.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/iteration_space.hpp>
 #include <funcmesh/expr/operators.hpp>
@@ -77,6 +79,17 @@ struct duplicate {
     return minmax_result<std::remove_cvref_t<decltype(value)>>{value, value};
   }
 };
+
+// A vec-valued reduction, one reduction of component<k>(e) per component.
+template <class Value, class Reduce, class E>
+Value per_component(const Reduce& reduce_one, const E& expression) {
+  Value result{};
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    ((result[K] = reduce_one(component<K>(expression))), ...);
+  }
+  (std::make_integer_sequence<int, Value::size()>{});
+  return result;
+}
 
 // Order-independent min/max: NaN propagates, -0 is below +0.
 struct ordered_minimum {
@@ -177,7 +190,8 @@ T reduce(const E& expression, T init, Op op, const reduce_options& options = {})
 template <class Compiler = exec::this_compiler, Expression E>
 exact_sum exact_sum_of(const E& expression, const reduce_options& options = {}) {
   static_assert(std::is_arithmetic_v<expr_value_t<E>>,
-                "funcmesh: reproducible sums are of numbers (sum vec values per component)");
+                "funcmesh::exact_sum_of: exact sums are of numbers (sum(e, {.reproducible = "
+                "true}) sums vec values per component)");
   return detail::with_bound_map<Compiler>(
       expression, options, "reproducible sum", exact_sum{},
       [&](const executor& chosen, index_range range, const auto& map, const exec::loop_shape& shape,
@@ -196,6 +210,9 @@ expr_value_t<E> sum(const E& expression, const reduce_options& options = {}) {
   if (options.reproducible) {
     if constexpr (std::is_floating_point_v<value>) {
       return static_cast<value>(exact_sum_of<Compiler>(expression, options).value());
+    } else if constexpr (detail::is_vec_v<value>) {
+      return detail::per_component<value>([&](const auto& c) { return sum<Compiler>(c, options); },
+                                          expression);
     }
   }
   return reduce<Compiler>(expression, value{}, ops::plus{}, options);
@@ -204,29 +221,43 @@ expr_value_t<E> sum(const E& expression, const reduce_options& options = {}) {
 template <class Compiler = exec::this_compiler, Expression E>
 expr_value_t<E> min(const E& expression, const reduce_options& options = {}) {
   using value = expr_value_t<E>;
-  static_assert(std::is_arithmetic_v<value>, "funcmesh::min of an expression of numbers");
-  return reduce<Compiler>(expression,
-                          std::numeric_limits<value>::has_infinity
-                              ? std::numeric_limits<value>::infinity()
-                              : std::numeric_limits<value>::max(),
-                          detail::ordered_minimum{}, options);
+  if constexpr (detail::is_vec_v<value>) {
+    return detail::per_component<value>([&](const auto& c) { return min<Compiler>(c, options); },
+                                        expression);
+  } else {
+    static_assert(std::is_arithmetic_v<value>,
+                  "funcmesh::min of an expression of numbers or vec values of numbers");
+    return reduce<Compiler>(expression,
+                            std::numeric_limits<value>::has_infinity
+                                ? std::numeric_limits<value>::infinity()
+                                : std::numeric_limits<value>::max(),
+                            detail::ordered_minimum{}, options);
+  }
 }
 
 template <class Compiler = exec::this_compiler, Expression E>
 expr_value_t<E> max(const E& expression, const reduce_options& options = {}) {
   using value = expr_value_t<E>;
-  static_assert(std::is_arithmetic_v<value>, "funcmesh::max of an expression of numbers");
-  return reduce<Compiler>(expression,
-                          std::numeric_limits<value>::has_infinity
-                              ? -std::numeric_limits<value>::infinity()
-                              : std::numeric_limits<value>::lowest(),
-                          detail::ordered_maximum{}, options);
+  if constexpr (detail::is_vec_v<value>) {
+    return detail::per_component<value>([&](const auto& c) { return max<Compiler>(c, options); },
+                                        expression);
+  } else {
+    static_assert(std::is_arithmetic_v<value>,
+                  "funcmesh::max of an expression of numbers or vec values of numbers");
+    return reduce<Compiler>(expression,
+                            std::numeric_limits<value>::has_infinity
+                                ? -std::numeric_limits<value>::infinity()
+                                : std::numeric_limits<value>::lowest(),
+                            detail::ordered_maximum{}, options);
+  }
 }
 
 template <class Compiler = exec::this_compiler, Expression E>
 minmax_result<expr_value_t<E>> minmax(const E& expression, const reduce_options& options = {}) {
   using value = expr_value_t<E>;
-  static_assert(std::is_arithmetic_v<value>, "funcmesh::minmax of an expression of numbers");
+  static_assert(std::is_arithmetic_v<value>,
+                "funcmesh::minmax of an expression of numbers (min and max reduce vec values "
+                "per component)");
   constexpr value high = std::numeric_limits<value>::has_infinity
                              ? std::numeric_limits<value>::infinity()
                              : std::numeric_limits<value>::max();

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/time/callbacks.hpp>
-#include <funcmesh/time/error.hpp>
 #include <funcmesh/time/options.hpp>
 #include <funcmesh/time/rhs.hpp>
 #include <funcmesh/time/scheme.hpp>
@@ -105,13 +105,18 @@ class driver {
     static_assert(rhs_for<R, S>,
                   "funcmesh::time::driver: the rhs must be callable as rhs(const S& v) or "
                   "rhs(const S& v, double t), returning an expression");
-    static_assert(scheme_for<Scheme, S, R>,
+    constexpr bool values_fit = detail::check_rhs_values<S, R>();
+    static_assert(!values_fit || scheme_for<Scheme, S, R>,
                   "funcmesh::time::driver: the scheme needs step(u, rhs, t, dt, work) and a "
                   "storage count (see funcmesh/time/scheme.hpp)");
-    detail::run_hooks<S> hooks;
-    (detail::add_extra(hooks, extras), ...);
-    validate_step_choice(options_, static_cast<bool>(hooks.dt));
-    return run(u, rhs_function<R>(rhs), hooks);
+    if constexpr (values_fit && scheme_for<Scheme, S, R>) {
+      detail::run_hooks<S> hooks;
+      (detail::add_extra(hooks, extras), ...);
+      validate_step_choice(options_, static_cast<bool>(hooks.dt));
+      return run(u, rhs_function<R>(rhs), hooks);
+    } else {
+      return run_summary{};
+    }
   }
 
  private:

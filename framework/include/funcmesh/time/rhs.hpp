@@ -5,6 +5,9 @@
 
 #include <concepts>
 #include <type_traits>
+#include <utility>
+
+#include <funcmesh/expr/grid_expression.hpp>
 
 namespace funcmesh::time {
 
@@ -31,5 +34,45 @@ class rhs_function {
  private:
   F* f_;
 };
+
+namespace detail {
+
+// The values rhs(u) gives, or void when it gives no grid expression.
+template <class S, class F>
+auto rhs_values() {
+  if constexpr (rhs_for<F, S>) {
+    using result = std::remove_cvref_t<decltype(std::declval<rhs_function<F>&>()(
+        std::declval<const S&>(), 0.0))>;
+    if constexpr (Expression<result> && Expression<S>) {
+      return std::type_identity<std::pair<expr_value_t<S>, expr_value_t<result>>>{};
+    } else {
+      return std::type_identity<void>{};
+    }
+  } else {
+    return std::type_identity<void>{};
+  }
+}
+template <class StateValue, class RhsValue>
+inline constexpr bool rhs_values_fit_state = std::is_convertible_v<RhsValue, StateValue>;
+
+// The rhs's values must be the state's (du/dt has u's type): a scalar flux on a vec
+// state is this error, named where it is, instead of a scheme that cannot step.
+template <class S, class F>
+constexpr bool check_rhs_values() {
+  using found = typename decltype(rhs_values<S, F>())::type;
+  if constexpr (std::is_void_v<found>) {
+    return true;  // not expressions: the scheme concept decides
+  } else {
+    using state_value = typename found::first_type;
+    using rhs_value = typename found::second_type;
+    static_assert(rhs_values_fit_state<state_value, rhs_value>,
+                  "funcmesh::time::driver: rhs(u) gives values of another type than the state "
+                  "u holds (du/dt has u's type: a scalar flux on a vec state?); the note below "
+                  "names the state's value type, then the rhs's");
+    return rhs_values_fit_state<state_value, rhs_value>;
+  }
+}
+
+}  // namespace detail
 
 }  // namespace funcmesh::time

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/core/error.hpp>
 
 namespace funcmesh::exec::cuda_detail {
 

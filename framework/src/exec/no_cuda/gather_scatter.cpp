@@ -2,8 +2,8 @@
 // through the public API; they exist so that the library links, and fail loudly.
 #include <cstddef>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/executor.hpp>
-#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::detail {
 

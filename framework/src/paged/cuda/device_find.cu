@@ -10,8 +10,8 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/system_error.h>
 
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/cuda/cuda_support.hpp>
-#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/paged/detail/device_find.hpp>
 
 namespace funcmesh::detail {

@@ -33,9 +33,11 @@ mesh_geometry compute_geometry(const mesh& m, const mesh_faces& faces);
 cell_geometry compute_cell_geometry(const mesh& m);
 
 // Makes 2-D cells counter-clockwise and 3-D cells positively oriented by reordering
-// their nodes. Throws funcmesh::error naming the cell id and its volume for degenerate
-// cells (|volume| <= 1e-12 * bbox size^dimension) and tangled ones (self-intersecting
-// quads; 3-D cells whose sub-tetrahedra have mixed signs).
+// their nodes (inverted cells are fixed silently: Gmsh writes a surface's cells in the
+// direction of its curve loop). Throws funcmesh::error naming the mesh's source, the cell
+// (mesh::describe_cell: "element 1234 (triangle, nodes 5 9 12)") and its volume for
+// degenerate cells (a repeated node, or |volume| <= 1e-12 * bbox size^dimension) and
+// tangled ones (self-intersecting quads; 3-D cells whose sub-tetrahedra have mixed signs).
 void normalize_orientation(mesh& m);
 
 }  // namespace funcmesh

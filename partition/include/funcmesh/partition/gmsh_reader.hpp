@@ -14,22 +14,7 @@
 
 namespace funcmesh {
 
-class mesh_read_error : public error {
- public:
-  // what() is "<file>:<position>: in <section>: <reason>"; empty parts are left out.
-  mesh_read_error(std::string file, std::string position, std::string section, std::string reason);
-
-  const std::string& file() const noexcept { return file_; }
-  const std::string& position() const noexcept { return position_; }  // "line 12", "byte 3456"
-  const std::string& section() const noexcept { return section_; }    // "$Nodes"
-  const std::string& reason() const noexcept { return reason_; }
-
- private:
-  std::string file_;
-  std::string position_;
-  std::string section_;
-  std::string reason_;
-};
+// Errors: mesh_read_error (funcmesh/core/error.hpp).
 
 // Reads a Gmsh MSH 2.2 or 4.1 file (ASCII or binary, 8-byte data size, little or native
 // endianness as marked). The mesh dimension is the highest element dimension present (2
@@ -37,6 +22,7 @@ class mesh_read_error : public error {
 // boundary elements, lower ones are dropped. Node references become 0-based indices;
 // node and element tags are kept as ids. Physical groups: MSH 2.2 takes each element's
 // first tag, MSH 4.1 the first physical tag of its entity. Cells are not reoriented.
+// mesh::source is file_name (gmsh_tags set), for the errors of later checks.
 // Throws mesh_read_error on anything malformed; never allocates from an unchecked count.
 mesh read_gmsh_bytes(std::span<const std::byte> bytes, std::string_view file_name = "<memory>");
 

@@ -1,6 +1,7 @@
 // mesh: an unstructured 2-D or 3-D mesh as read or generated, before any partitioning:
 // node coordinates, cells of the top dimension (mixed types, CSR connectivity), boundary
-// elements (one dimension lower) with their Gmsh physical groups, and 64-bit global ids.
+// elements (one dimension lower) with their Gmsh physical groups, 64-bit global ids, and
+// where it came from (a file or a generator), so that errors found later can name both.
 #pragma once
 
 #include <array>
@@ -54,6 +55,13 @@ struct mesh {
   element_block cells;     // elements of the top dimension
   element_block boundary;  // elements of dimension - 1 (boundary tags)
   std::vector<physical_group> physical_groups;
+  // Where the mesh came from, for error messages: the Gmsh file's path (read_gmsh) or what
+  // generated it ("built-in box2d-tri 4x3"). Empty for meshes built in code and for local
+  // meshes (their ids are the global mesh's; the file is named before distribution).
+  std::string source;
+  // True when cells.ids and node_ids are the tags of a Gmsh file: messages then name a
+  // cell "element <tag>", as Gmsh and its GUI do, rather than "cell <id>".
+  bool gmsh_tags = false;
 
   index_t node_count() const { return static_cast<index_t>(coordinates.size()); }
   index_t cell_count() const { return cells.size(); }
@@ -61,6 +69,22 @@ struct mesh {
   int physical_id(std::string_view name, int group_dimension) const;
   // The name of a physical group id of this dimension ("" when unnamed or unknown).
   std::string physical_name(int id, int group_dimension) const;
+
+  // How error messages name things, by the numbers a user can look up (tags, ids), never
+  // by internal indices alone. "mesh.msh: " (source and a colon), or "" without a source.
+  std::string where() const;
+  // "element 1001" (a Gmsh file's cell tag) or "cell 17" (a generated or coded mesh's id);
+  // "cell index 5" when the ids are missing.
+  std::string cell_name(index_t c) const;
+  // "elements 3, 8 and 12" (or "cells ..."): several cells, each named as by cell_name.
+  std::string cell_names(std::span<const index_t> cells) const;
+  // "element 1001 (triangle, nodes 5 9 12)": cell_name with its type and its nodes by tag
+  // (node_ids), or "node indices 4 8 11" (0-based) when the mesh keeps no node tags.
+  std::string describe_cell(index_t c) const;
+  // "nodes 5 9 12" or "node indices 4 8 11", as describe_cell names a cell's nodes.
+  std::string node_list(std::span<const index_t> nodes) const;
+  // "node 12" or "node index 11": one node, as node_list names it.
+  std::string node_name(index_t node) const;
 };
 
 }  // namespace funcmesh

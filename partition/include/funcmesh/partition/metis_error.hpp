@@ -8,17 +8,8 @@
 
 namespace funcmesh {
 
-class metis_error : public error {
- public:
-  metis_error(int status, std::string_view call);
-  int status() const noexcept { return status_; }
-
- private:
-  int status_;
-};
-
-// Throws metis_error naming `call` and the status (METIS_ERROR_INPUT, ...) unless it
-// is METIS_OK.
+// Throws metis_error (funcmesh/core/error.hpp) naming `call` and the status (METIS_ERROR_INPUT,
+// ...) unless it is METIS_OK.
 void check_metis(int status, std::string_view call);
 
 // The name of a METIS status code ("METIS_OK", "METIS_ERROR_MEMORY", ...).

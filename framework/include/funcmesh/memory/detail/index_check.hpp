@@ -6,8 +6,8 @@
 #include <cstdio>
 
 #include <funcmesh/core/device_macros.hpp>
+#include <funcmesh/core/error.hpp>
 #include <funcmesh/core/index.hpp>
-#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::detail {
 

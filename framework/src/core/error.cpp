@@ -1,7 +1,9 @@
-// Messages of the memory layer's errors.
-#include <funcmesh/memory/memory_error.hpp>
+// The messages of the errors whose constructors compose them.
+#include <funcmesh/core/error.hpp>
 
+#include <cstdio>
 #include <string>
+#include <utility>
 
 namespace funcmesh {
 
@@ -25,6 +27,25 @@ allocation_error::allocation_error(std::size_t bytes, memory_space space, const 
 
 index_error::index_error(index_t index, index_t size)
     : error("index " + std::to_string(index) + " outside [0, " + std::to_string(size) + ")") {}
+
+namespace {
+std::string mesh_read_message(const std::string& file, const std::string& position,
+                              const std::string& section, const std::string& reason) {
+  std::string text = file;
+  if (!position.empty()) text += ":" + position;
+  text += ": ";
+  if (!section.empty()) text += "in " + section + ": ";
+  return text + reason;
+}
+}  // namespace
+
+mesh_read_error::mesh_read_error(std::string file, std::string position, std::string section,
+                                 std::string reason)
+    : error(mesh_read_message(file, position, section, reason)),
+      file_(std::move(file)),
+      position_(std::move(position)),
+      section_(std::move(section)),
+      reason_(std::move(reason)) {}
 
 namespace detail {
 void throw_index_error(index_t index, index_t size) { throw index_error(index, size); }
