@@ -28,7 +28,7 @@ void check_target_sizes(const distributed_layout& layout, const grid_function_ba
 
 void check_target_layout(const distributed_layout& layout, const halo_state* target) {
   if (target == nullptr || target->layout() == layout) return;
-  throw error("funcmesh: one fused loop assigns " + target->describe() + " on " +
+  throw error("funcmesh::assign: one fused loop assigns " + target->describe() + " on " +
               target->layout().describe() + " and a function on " + layout.describe() +
               ": the targets of one loop must share one layout");
 }

@@ -110,7 +110,8 @@ const face_set& distributed_layout::faces(const face_geometry& stored) const {
       if (g.cell_volume) names += " cell_volume";
       return names.empty() ? std::string(" (none)") : names;
     };
-    throw error("funcmesh: " + describe() + ": faces() asked for the geometry" + list(stored) +
+    throw error("funcmesh::distributed_layout::faces: " + describe() +
+                ": faces() asked for the geometry" + list(stored) +
                 " but its faces were built first storing only" + list(built.stored_geometry()) +
                 ": ask for everything a solver reads on the first call of faces()");
   }
@@ -128,7 +129,8 @@ const face_set& distributed_layout::built_faces(const face_geometry& stored) con
       faces = std::make_unique<face_set>(s.local, default_face_block_size,
                                          face_set::automatic_flux_window, stored);
       if (faces->untagged_boundary_faces() > 0) {
-        throw error("funcmesh: " + std::to_string(faces->untagged_boundary_faces()) +
+        throw error("funcmesh::distributed_layout::faces: " +
+                    std::to_string(faces->untagged_boundary_faces()) +
                     " domain-boundary face(s) of this rank's part carry no boundary physical "
                     "group (untagged boundary): tag every boundary face of the mesh (a Gmsh "
                     "Physical Curve in 2-D, Physical Surface in 3-D)");

@@ -26,7 +26,8 @@ int from_environment() {
   const std::string value = text;
   if (value == "1") return 1;
   if (value == "0") return 0;
-  throw error("funcmesh: FUNCMESH_CHECK_SPMD='" + value + "' (use 1 to check, 0 not to)");
+  throw error("funcmesh::check_spmd: FUNCMESH_CHECK_SPMD='" + value +
+              "' (use 1 to check, 0 not to)");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <funcmesh/partition/cell_type.hpp>
 
 #include <array>
+#include <string>
 
 #include <funcmesh/core/error.hpp>
 
@@ -51,7 +52,7 @@ const face_table& table(cell_type type) {
     case cell_type::pyramid:
       return pyramid;
   }
-  throw error("funcmesh: unknown cell type");
+  throw error("funcmesh::cell_type: unknown cell type " + std::to_string(static_cast<int>(type)));
 }
 
 }  // namespace

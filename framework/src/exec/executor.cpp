@@ -135,7 +135,7 @@ bool gpu_required() {
   const char* text = std::getenv("FUNCMESH_REQUIRE_GPU");
   if (text == nullptr || *text == '\0' || std::string_view(text) == "0") return false;
   if (std::string_view(text) == "1") return true;
-  throw device_error("funcmesh: FUNCMESH_REQUIRE_GPU='" + std::string(text) +
+  throw device_error("funcmesh::gpu_required: FUNCMESH_REQUIRE_GPU='" + std::string(text) +
                      "': expected 1 (fail where no GPU is visible) or 0");
 }
 
@@ -144,8 +144,9 @@ namespace detail {
 executor best_available_executor_for(bool launches_kernels) {
   const int gpus = visible_gpu_count();
   if (gpus == 0 && gpu_required()) {
-    throw device_error("funcmesh: FUNCMESH_REQUIRE_GPU=1 but no GPU is visible: " +
-                       gpu_absence_reason());
+    throw device_error(
+        "funcmesh::default_executor: FUNCMESH_REQUIRE_GPU=1 but no GPU is visible: " +
+        gpu_absence_reason());
   }
   if (config::cuda && launches_kernels && gpus > 0) return executor::cuda();
   return best_host_executor();
@@ -164,7 +165,7 @@ executor parse_executor_for(std::string_view text, bool launches_kernels) {
       return executor::cuda(device);
     }
   }
-  throw device_error("funcmesh: '" + std::string(text) +
+  throw device_error("funcmesh::parse_executor: '" + std::string(text) +
                      "' is not an executor (expected serial, openmp, cuda, cuda:<device> or "
                      "auto)");
 }

@@ -8,17 +8,17 @@ void check_fused_sizes(const grid_function_base& first, const grid_function_base
   if (first.owned_size() == other.owned_size() && first.total_size() == other.total_size()) {
     return;
   }
-  throw error("funcmesh: fused assignments need targets of equal sizes: " + first.describe() +
-              " has " + std::to_string(first.owned_size()) + " owned / " +
+  throw error("funcmesh::assign: fused assignments need targets of equal sizes: " +
+              first.describe() + " has " + std::to_string(first.owned_size()) + " owned / " +
               std::to_string(first.total_size()) + " total values, " + other.describe() + " has " +
               std::to_string(other.owned_size()) + " / " + std::to_string(other.total_size()));
 }
 
 void check_read_size(const grid_read& read, index_t needed, const grid_function_base& target) {
   if (read.total_size >= needed) return;
-  throw error("funcmesh: an assignment to " + target.describe() + " reads " + read.describe() +
-              " at indices up to " + std::to_string(needed - 1) + ", but it has only " +
-              std::to_string(read.total_size) + " values");
+  throw error("funcmesh::assign: an assignment to " + target.describe() + " reads " +
+              read.describe() + " at indices up to " + std::to_string(needed - 1) +
+              ", but it has only " + std::to_string(read.total_size) + " values");
 }
 
 }  // namespace funcmesh::detail

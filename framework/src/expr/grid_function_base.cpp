@@ -10,8 +10,9 @@ grid_function_base::grid_function_base(std::string name, index_t owned_size, ind
                                        std::size_t element_size)
     : name_(std::move(name)), owned_size_(owned_size), total_size_(total_size) {
   if (owned_size < 0 || total_size < owned_size) {
-    throw error("funcmesh: " + describe() + ": owned size " + std::to_string(owned_size) +
-                " and total size " + std::to_string(total_size) + " (need 0 <= owned <= total)");
+    throw error("funcmesh::grid_function: " + describe() + ": owned size " +
+                std::to_string(owned_size) + " and total size " + std::to_string(total_size) +
+                " (need 0 <= owned <= total)");
   }
   storage_.set_size(detail::checked_bytes(total_size, element_size));
 }

@@ -17,9 +17,9 @@ index_range iteration_space::resolve(index_t owned_size, index_t total_size,
       return {0, total_size};
     case kind::range:
       if (range_.begin < 0 || range_.end < range_.begin || range_.end > total_size) {
-        throw error("funcmesh: index range [" + std::to_string(range_.begin) + ", " +
-                    std::to_string(range_.end) + ") is not inside " + what + " of total size " +
-                    std::to_string(total_size));
+        throw error("funcmesh::iteration_space::resolve: index range [" +
+                    std::to_string(range_.begin) + ", " + std::to_string(range_.end) +
+                    ") is not inside " + what + " of total size " + std::to_string(total_size));
       }
       return range_;
     case kind::list:
@@ -30,8 +30,8 @@ index_range iteration_space::resolve(index_t owned_size, index_t total_size,
 
 index_range iteration_space::resolve_unbounded() const {
   if (kind_ != kind::range || range_.begin < 0 || range_.end < range_.begin) {
-    throw error("funcmesh: index range [" + std::to_string(range_.begin) + ", " +
-                std::to_string(range_.end) + ") is not a valid range");
+    throw error("funcmesh::iteration_space::resolve: index range [" + std::to_string(range_.begin) +
+                ", " + std::to_string(range_.end) + ") is not a valid range");
   }
   return range_;
 }

@@ -11,7 +11,7 @@ void reduction_extent::operator()(const grid_read& read) {
     return;
   }
   if (read.owned_size != first.owned_size || read.total_size != first.total_size) {
-    throw error("funcmesh: a reduction reads grid functions of different sizes: " +
+    throw error("funcmesh::reduce: a reduction reads grid functions of different sizes: " +
                 first.describe() + " (" + std::to_string(first.owned_size) + " owned) and " +
                 read.describe() + " (" + std::to_string(read.owned_size) + " owned)");
   }

@@ -11,8 +11,9 @@ namespace funcmesh::exec::cuda_detail {
 
 void check(cudaError_t status, const char* what, const loop_label& label) {
   if (status == cudaSuccess) return;
-  throw device_error("funcmesh: CUDA kernel '" + label.text() + "' failed (" + std::string(what) +
-                     "): " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+  throw device_error("funcmesh::for_each (cuda): CUDA kernel '" + label.text() + "' failed (" +
+                     std::string(what) + "): " + cudaGetErrorName(status) + ": " +
+                     cudaGetErrorString(status));
 }
 
 device_guard::device_guard(int device) {

@@ -127,7 +127,7 @@ class cuda_memory_manager final : public memory_manager {
     const cudaError_t status = cudaSetDevice(device);
     if (status != cudaSuccess) {
       cudaGetLastError();  // a failed selection must not look like a later launch's failure
-      throw device_error("funcmesh: cannot make cuda:" + std::to_string(device) +
+      throw device_error("funcmesh::select_device: cannot make cuda:" + std::to_string(device) +
                          " current (cudaSetDevice): " + describe(status));
     }
   }
