@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# profile_table.sh COMMAND...
+# profile_table.sh FACE_LOOP_ROW COMMAND...
 # Runs COMMAND (an MPI run of the euler example under FUNCMESH_PROFILE=1) and passes when it
 # succeeds and its output holds the profile table exactly once (rank 0 alone prints it),
-# after the program's own lines, with a row for the scatter face loop and a halo round row
-# that sent bytes.
+# after the program's own lines, with a row that starts with FACE_LOOP_ROW (the face loop's
+# label) and a halo round row that sent bytes.
 set -uo pipefail
+face_loop=$1
+shift
 out=$("$@" 2>&1)
 status=$?
 echo "$out"
@@ -18,8 +20,8 @@ columns=$(grep -cE '^label +calls +total s +mean us +max/mean +halo bytes$' <<<"
 table=$(sed -n '/^funcmesh profile (/,$p' <<<"$out")
 grep -q '^euler: ' <<<"$table" && fail "program output after the table"
 # The last five fields of a row: calls, total s, mean us, max/mean, halo bytes.
-grep -qE "^scatter_faces into grid function 'res' +[1-9][0-9]* " <<<"$table" ||
-  fail "no row for the face loop 'scatter_faces into grid function 'res''"
+grep -qF -- "$face_loop " <<<"$(grep -E ' [1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+$' <<<"$table")" ||
+  fail "no row for the face loop '$face_loop'"
 awk '/^halo exchange of / && !/\(wait\)/ && $NF > 0 { found = 1 } END { exit !found }' \
   <<<"$table" || fail "no halo exchange row with bytes sent"
 echo "profile_table.sh: one table, with the face loop and halo bytes"

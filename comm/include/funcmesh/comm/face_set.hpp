@@ -194,7 +194,9 @@ class face_set {
   // What sum_over_faces reports reading (no values, only the cells' extent), so loops and
   // reductions are sized by the mesh.
   grid_read extent() const {
-    return grid_read::extent(owned_count_, cell_count_, "the cells of a face set");
+    grid_read read = grid_read::extent(owned_count_, cell_count_, "the cells of a face set");
+    read.face_loop = true;
+    return read;
   }
   // Face f's two local cells ([1] == -1 on the domain boundary) and its geometry, out of
   // cells(f)[0] (host reads of the arrays kernels read).

@@ -93,6 +93,15 @@ FUNCMESH_STATEMENT(divide_by, divide)
 
 namespace detail {
 
+// Whether an expression sums over faces (a face set's extent among its reads).
+template <class E>
+bool runs_face_loop(const E& expression) {
+  bool found = false;
+  auto visitor = [&found](const grid_read& read) { found = found || read.face_loop; };
+  expression.visit(visitor);
+  return found;
+}
+
 // What the kernel runs for one statement: the target's view and the bound expression.
 template <class T, class Op, class Bound>
 struct bound_statement {
@@ -212,7 +221,14 @@ requires(is_statement_v<S>&&...) void run(const run_options& options, const S&..
   auto targets = detail::make_pack(detail::bind_statement(statements, b, whole, statements...)...);
   auto body = detail::make_fused_body(b, targets, std::index_sequence_for<S...>{}, statements...);
 
-  const exec::loop_label label{"assignment to", &first.name(), sizeof...(S)};
+  exec::loop_label label{"assignment to", &first.name(), sizeof...(S)};
+  // Only while profiling: a loop that sums over faces gets a row that says so (the gather
+  // form's face loops are the assignments of their sums).
+  if (profile::active()) [[unlikely]] {
+    if ((detail::runs_face_loop(statements.expression) || ...)) {
+      label.what = "face loop: assignment to";
+    }
+  }
   if (options.over.what() == iteration_space::kind::list) {
     const array<index_t>& list = *options.over.indices();
     detail::listed_body<decltype(body)> listed{body, list.read_view(chosen.space(), holder)};

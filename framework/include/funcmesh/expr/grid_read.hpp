@@ -32,6 +32,9 @@ struct grid_read {
   // Set when the values are a paged grid function's (function is then null: its values
   // are not in a buffer). Loops that are not paged ignore it; their binding refuses it.
   const paged_function_base* paged = nullptr;
+  // Set by a face loop's extent (face_set::extent): the loop runs over a cell's faces,
+  // which profiling names ("face loop: assignment to ...").
+  bool face_loop = false;
 
   static grid_read of(const grid_function_base& f, read_mode mode, halo_state* halo = nullptr) {
     return {&f, mode, f.owned_size(), f.total_size(), halo, nullptr};
