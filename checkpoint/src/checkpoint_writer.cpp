@@ -1,0 +1,193 @@
+// checkpoint_writer: one collective HDF5 file per checkpoint, written to NAME.h5.tmp,
+// closed, fsync'ed and renamed by rank 0 once every rank has finished, then the oldest
+// beyond `keep` deleted. Every failure is agreed, so every rank throws together.
+#include <funcmesh/checkpoint/checkpoint_writer.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <set>
+#include <system_error>
+
+#include <funcmesh/checkpoint/mesh_fingerprint.hpp>
+#include <funcmesh/comm/communicator.hpp>
+
+#include "checkpoint_files.hpp"
+#include "hdf5_file.hpp"
+
+namespace funcmesh {
+
+namespace {
+
+constexpr const char* who = "funcmesh::checkpoint_writer::write";
+
+// Refused alike on every rank: the fields are the same everywhere.
+void check_fields(const std::vector<detail::checkpoint_field>& fields) {
+  if (fields.empty()) throw agreed_error(std::string(who) + ": no fields to write");
+  std::set<std::string> names;
+  for (const auto& f : fields) {
+    if (f.name.empty() || f.name.find_first_of("/,") != std::string::npos || f.name[0] == '.') {
+      throw agreed_error(std::string(who) + ": field name '" + f.name +
+                         "' cannot name a dataset (give every field a name without '/' or ',')");
+    }
+    if (!names.insert(f.name).second) {
+      throw agreed_error(std::string(who) + ": two fields named '" + f.name + "'");
+    }
+  }
+}
+
+// Flushes `path` (a file or a directory) to the disk; errors name it.
+void sync_path(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int code = errno;
+    if (fd >= 0) ::close(fd);
+    throw error(std::string(who) + ": " + path.string() + ": fsync failed: " + std::strerror(code));
+  }
+  ::close(fd);
+}
+
+void write_file(const distributed_layout& layout, const std::filesystem::path& file,
+                const time::step_info& step, const checkpoint_options& options,
+                std::uint64_t fingerprint, const std::vector<detail::checkpoint_field>& fields) {
+  using namespace detail;
+  hdf5_handle h5 = create_parallel(file, layout.comm(), who);
+  const hid_t root = h5.get();
+  write_attribute(root, "format_version", std::int64_t{checkpoint_format_version}, who, file);
+  write_attribute(root, "mesh_fingerprint", static_cast<std::int64_t>(fingerprint), who, file);
+  write_attribute(root, "global_cells", static_cast<std::int64_t>(layout.global_cells()), who,
+                  file);
+  write_attribute(root, "step", static_cast<std::int64_t>(step.step), who, file);
+  write_attribute(root, "time", step.t, who, file);
+  write_attribute(root, "dt", step.dt, who, file);
+  write_attribute(root, "scheme", options.scheme, who, file);
+  write_attribute(root, "writer_ranks", static_cast<std::int64_t>(layout.size()), who, file);
+  std::string names, types;
+  for (const auto& f : fields) {
+    if (!names.empty()) {
+      names += ',';
+      types += ',';
+    }
+    names += f.name;
+    types += field_type(f.components);
+  }
+  write_attribute(root, "fields", names, who, file);
+  write_attribute(root, "field_types", types, who, file);
+
+  const owned_rows rows = owned_rows_of(layout);
+  const auto global = static_cast<hsize_t>(layout.global_cells());
+  for (const auto& f : fields) {
+    const int rank = f.components == 1 ? 1 : 2;
+    const hsize_t dims[2] = {global, static_cast<hsize_t>(f.components)};
+    const hdf5_handle space(
+        checked(H5Screate_simple(rank, dims, nullptr), who, file, "H5Screate_simple"), H5Sclose);
+    // Chunks of about 1 MiB: the checksum filter works per chunk.
+    const hsize_t rows_per_chunk = std::clamp<hsize_t>(
+        (hsize_t{1} << 17) / static_cast<hsize_t>(f.components), 1, std::max<hsize_t>(global, 1));
+    const hsize_t chunk[2] = {rows_per_chunk, static_cast<hsize_t>(f.components)};
+    const hdf5_handle create(checked(H5Pcreate(H5P_DATASET_CREATE), who, file, "H5Pcreate"),
+                             H5Pclose);
+    checked(H5Pset_chunk(create.get(), rank, chunk), who, file, "H5Pset_chunk");
+    checked(H5Pset_fletcher32(create.get()), who, file, "H5Pset_fletcher32");
+    const hdf5_handle dataset(
+        checked(H5Dcreate2(root, f.name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT,
+                           create.get(), H5P_DEFAULT),
+                who, file, "H5Dcreate2"),
+        H5Dclose);
+    // This rank's rows, in ascending global id, packed.
+    std::vector<double> packed(rows.cells.size() * static_cast<std::size_t>(f.components));
+    const auto width = static_cast<std::size_t>(f.components);
+    for (std::size_t k = 0; k < rows.cells.size(); ++k) {
+      std::copy_n(f.read + static_cast<std::size_t>(rows.cells[k]) * width, width,
+                  packed.data() + k * width);
+    }
+    select_rows(space.get(), rows, f.components, who, file);
+    const hdf5_handle memory = packed_space(packed.size(), who, file);
+    const hdf5_handle transfer = collective_transfer(who, file);
+    checked(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
+                     packed.data()),
+            who, file, ("H5Dwrite of '" + f.name + "'").c_str());
+  }
+  checked(H5Fflush(root, H5F_SCOPE_GLOBAL), who, file, "H5Fflush");
+  h5.reset();
+}
+
+}  // namespace
+
+checkpoint_writer::checkpoint_writer(const distributed_layout& layout, std::filesystem::path dir,
+                                     checkpoint_options options)
+    : layout_(layout), dir_(std::move(dir)), options_(std::move(options)) {
+  const mpi::communicator comm(layout_.comm());
+  std::string failure;
+  if (options_.keep < 1) {
+    failure = "funcmesh::checkpoint_writer: keep " + std::to_string(options_.keep) +
+              " (keep at least the newest checkpoint)";
+  } else if (comm.rank() == 0) {
+    std::error_code code;
+    std::filesystem::create_directories(dir_, code);
+    if (code || !std::filesystem::is_directory(dir_)) {
+      failure = "funcmesh::checkpoint_writer: cannot create the checkpoint directory " +
+                dir_.string() + (code ? ": " + code.message() : "");
+    }
+  }
+  mpi::agree(comm, failure);
+  fingerprint_ = mesh_fingerprint(layout_);
+}
+
+std::filesystem::path checkpoint_writer::write_records(
+    const time::step_info& step, const std::vector<detail::checkpoint_field>& fields) {
+  check_fields(fields);
+  const mpi::communicator comm(layout_.comm());
+  const std::filesystem::path file = dir_ / detail::checkpoint_name(step.step);
+  std::filesystem::path temporary = file;
+  temporary += ".tmp";
+  std::exception_ptr failure;
+  try {
+    write_file(layout_, temporary, step, options_, fingerprint_, fields);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  // Every rank has closed the file, or some failed: then no rank goes on, and the partial
+  // file goes.
+  try {
+    mpi::agree(comm, failure);
+  } catch (...) {
+    std::error_code ignored;
+    if (comm.rank() == 0) std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+  std::string finishing;
+  if (comm.rank() == 0) {
+    try {
+      sync_path(temporary);
+      std::filesystem::rename(temporary, file);
+      sync_path(dir_);
+    } catch (const std::exception& e) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);  // never taken for a checkpoint
+      finishing = e.what();
+    }
+  }
+  mpi::agree(comm, finishing);
+  // Only now, with the new one complete: the oldest beyond `keep`.
+  std::string pruning;
+  if (comm.rank() == 0) {
+    std::vector<std::filesystem::path> all = detail::checkpoints_in(dir_);
+    for (std::size_t k = static_cast<std::size_t>(options_.keep); k < all.size(); ++k) {
+      std::error_code code;
+      if (!std::filesystem::remove(all[k], code) && code) {
+        pruning = std::string(who) + ": cannot delete the old checkpoint " + all[k].string() +
+                  ": " + code.message();
+      }
+    }
+  }
+  mpi::agree(comm, pruning);
+  return file;
+}
+
+}  // namespace funcmesh

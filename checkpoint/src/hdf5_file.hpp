@@ -1,0 +1,85 @@
+// The HDF5 side of checkpoints, private to the module: owning handles, errors that name
+// the file and the call, attributes, and the selection of a rank's owned rows by global id.
+#pragma once
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/core/error.hpp>
+
+namespace funcmesh::detail {
+
+// What a checkpoint file says about itself (its root's attributes).
+inline constexpr int checkpoint_format_version = 1;
+
+// An hid_t closed by its own close function.
+class hdf5_handle {
+ public:
+  hdf5_handle() = default;
+  hdf5_handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  hdf5_handle(const hdf5_handle&) = delete;
+  hdf5_handle& operator=(const hdf5_handle&) = delete;
+  hdf5_handle(hdf5_handle&& other) noexcept : id_(other.id_), close_(other.close_) {
+    other.id_ = H5I_INVALID_HID;
+  }
+  hdf5_handle& operator=(hdf5_handle&& other) noexcept;
+  ~hdf5_handle() { reset(); }
+  void reset() noexcept;
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+// Throws error("<who>: <file>: <call> failed") when `status` is negative; returns it.
+hid_t checked(hid_t status, const std::string& who, const std::filesystem::path& file,
+              const char* call);
+
+// Opens or creates `file` on every rank of `comm` through the MPI-IO driver (collective).
+hdf5_handle create_parallel(const std::filesystem::path& file, MPI_Comm comm,
+                            const std::string& who);
+hdf5_handle open_parallel(const std::filesystem::path& file, MPI_Comm comm, const std::string& who);
+
+void write_attribute(hid_t file, const char* name, std::int64_t value, const std::string& who,
+                     const std::filesystem::path& path);
+void write_attribute(hid_t file, const char* name, double value, const std::string& who,
+                     const std::filesystem::path& path);
+void write_attribute(hid_t file, const char* name, const std::string& value, const std::string& who,
+                     const std::filesystem::path& path);
+std::int64_t read_int_attribute(hid_t file, const char* name, const std::string& who,
+                                const std::filesystem::path& path);
+double read_double_attribute(hid_t file, const char* name, const std::string& who,
+                             const std::filesystem::path& path);
+std::string read_string_attribute(hid_t file, const char* name, const std::string& who,
+                                  const std::filesystem::path& path);
+
+// This rank's owned cells as rows of a (global cells x components) dataset: the file
+// selection (runs of consecutive global ids, hyperslabs) and, for each row in the order
+// the selection lists them (ascending global id), the owned cell it is.
+struct owned_rows {
+  std::vector<index_t> cells;  // local owned cell per selected row, ascending global id
+  std::vector<std::pair<hsize_t, hsize_t>> runs;  // (first global id, count)
+};
+owned_rows owned_rows_of(const distributed_layout& layout);
+// The file dataspace of `dataset_space` with `rows` selected (all components), or none.
+void select_rows(hid_t dataset_space, const owned_rows& rows, int components,
+                 const std::string& who, const std::filesystem::path& path);
+
+// The memory side of a rank's rows: `count` packed doubles (an empty selection for none).
+hdf5_handle packed_space(std::size_t count, const std::string& who,
+                         const std::filesystem::path& file);
+// Collective MPI-IO transfers (filtered datasets are written only collectively).
+hdf5_handle collective_transfer(const std::string& who, const std::filesystem::path& file);
+
+// "f64" or "f64x3": a field's type as the file names it.
+std::string field_type(int components);
+
+}  // namespace funcmesh::detail

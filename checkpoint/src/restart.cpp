@@ -1,0 +1,217 @@
+// restart: verify a checkpoint (format, mesh fingerprint, field list, then every dataset
+// read with its checksums checked) into staging buffers, agree, and only then fill the
+// fields; "latest" walks the directory's checkpoints newest first.
+#include <funcmesh/checkpoint/restart.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <exception>
+#include <string_view>
+
+#include <funcmesh/checkpoint/mesh_fingerprint.hpp>
+#include <funcmesh/comm/communicator.hpp>
+
+#include "checkpoint_files.hpp"
+#include "hdf5_file.hpp"
+
+namespace funcmesh {
+
+namespace detail {
+
+std::filesystem::path checkpoint_name(std::int64_t step) {
+  char name[40];
+  std::snprintf(name, sizeof name, "checkpoint_%010lld.h5", static_cast<long long>(step));
+  return name;
+}
+
+std::vector<std::filesystem::path> checkpoints_in(const std::filesystem::path& dir) {
+  std::vector<std::pair<std::int64_t, std::filesystem::path>> found;
+  std::error_code code;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, code)) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view prefix = "checkpoint_", suffix = ".h5";
+    if (!name.starts_with(prefix) || !name.ends_with(suffix)) continue;
+    const std::string_view digits(name.data() + prefix.size(),
+                                  name.size() - prefix.size() - suffix.size());
+    std::int64_t step = 0;
+    const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
+    if (status != std::errc() || end != digits.data() + digits.size()) continue;
+    found.emplace_back(step, entry.path());
+  }
+  std::ranges::sort(found, [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::filesystem::path> result;
+  for (auto& [step, path] : found) result.push_back(std::move(path));
+  return result;
+}
+
+namespace {
+
+constexpr const char* who = "funcmesh::restart";
+
+struct staged {
+  checkpoint_step step;
+  std::vector<std::vector<double>> values;  // per field, owned cells in local order
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    parts.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return parts;
+}
+
+// Everything a checkpoint must be before a field is touched. Collective (HDF5 reads).
+staged read_checked(const distributed_layout& layout, const std::filesystem::path& file,
+                    std::uint64_t fingerprint, const std::vector<checkpoint_field>& fields) {
+  hdf5_handle h5 = open_parallel(file, layout.comm(), who);
+  const hid_t root = h5.get();
+  const std::int64_t version = read_int_attribute(root, "format_version", who, file);
+  if (version != checkpoint_format_version) {
+    throw error(std::string(who) + ": " + file.string() + ": format version " +
+                std::to_string(version) + ", this funcmesh reads " +
+                std::to_string(checkpoint_format_version));
+  }
+  const auto stored =
+      static_cast<std::uint64_t>(read_int_attribute(root, "mesh_fingerprint", who, file));
+  if (stored != fingerprint) {
+    throw error(std::string(who) + ": " + file.string() +
+                ": written for another mesh (its fingerprint differs from this mesh's; " +
+                std::to_string(read_int_attribute(root, "global_cells", who, file)) +
+                " cells there, " + std::to_string(layout.global_cells()) + " here)");
+  }
+  const std::vector<std::string> names = split(read_string_attribute(root, "fields", who, file));
+  const std::vector<std::string> types =
+      split(read_string_attribute(root, "field_types", who, file));
+  staged result;
+  result.step.step = read_int_attribute(root, "step", who, file);
+  result.step.t = read_double_attribute(root, "time", who, file);
+  result.step.dt = read_double_attribute(root, "dt", who, file);
+  result.step.scheme = read_string_attribute(root, "scheme", who, file);
+  result.step.file = file;
+  std::string wanted, held;
+  for (const auto& f : fields) {
+    if (!wanted.empty()) wanted += ", ";
+    wanted += f.name;
+    wanted += ' ';
+    wanted += field_type(f.components);
+  }
+  for (std::size_t k = 0; k < names.size() && k < types.size(); ++k) {
+    if (!held.empty()) held += ", ";
+    held += names[k];
+    held += ' ';
+    held += types[k];
+  }
+  bool same = names.size() == fields.size() && types.size() == fields.size();
+  for (const auto& f : fields) {
+    const auto at = std::ranges::find(names, f.name);
+    same = same && at != names.end() &&
+           types[static_cast<std::size_t>(at - names.begin())] == field_type(f.components);
+  }
+  if (!same) {
+    throw error(std::string(who) + ": " + file.string() + ": holds the fields " + held +
+                "; this run restarts " + wanted);
+  }
+  const owned_rows rows = owned_rows_of(layout);
+  for (const auto& f : fields) {
+    const hdf5_handle dataset(
+        checked(H5Dopen2(root, f.name.c_str(), H5P_DEFAULT), who, file, "H5Dopen2"), H5Dclose);
+    const hdf5_handle space(checked(H5Dget_space(dataset.get()), who, file, "H5Dget_space"),
+                            H5Sclose);
+    hsize_t dims[2] = {0, 1};
+    const int rank = H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+    if (rank != (f.components == 1 ? 1 : 2) ||
+        dims[0] != static_cast<hsize_t>(layout.global_cells()) ||
+        (rank == 2 && dims[1] != static_cast<hsize_t>(f.components))) {
+      throw error(std::string(who) + ": " + file.string() + ": dataset '" + f.name +
+                  "' has the wrong shape");
+    }
+    select_rows(space.get(), rows, f.components, who, file);
+    std::vector<double> packed(rows.cells.size() * static_cast<std::size_t>(f.components));
+    const hdf5_handle memory = packed_space(packed.size(), who, file);
+    const hdf5_handle transfer = collective_transfer(who, file);
+    if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
+                packed.data()) < 0) {
+      throw error(std::string(who) + ": " + file.string() + ": dataset '" + f.name +
+                  "' cannot be read: corrupt (its checksum does not match) or truncated");
+    }
+    // Back from ascending global id to local order.
+    const auto width = static_cast<std::size_t>(f.components);
+    std::vector<double> local(packed.size());
+    for (std::size_t k = 0; k < rows.cells.size(); ++k) {
+      std::copy_n(packed.data() + k * width, width,
+                  local.data() + static_cast<std::size_t>(rows.cells[k]) * width);
+    }
+    result.values.push_back(std::move(local));
+  }
+  return result;
+}
+
+}  // namespace
+
+checkpoint_step restart_records(const distributed_layout& layout, const std::filesystem::path& from,
+                                const std::vector<checkpoint_field>& fields) {
+  const mpi::communicator comm(layout.comm());
+  const std::uint64_t fingerprint = mesh_fingerprint(layout);
+  // The candidates, as rank 0 sees them (one file system), newest first.
+  std::vector<std::filesystem::path> candidates;
+  std::string listing;
+  if (comm.rank() == 0) {
+    std::error_code code;
+    if (std::filesystem::is_directory(from, code)) {
+      candidates = checkpoints_in(from);
+      if (candidates.empty()) listing = std::string(who) + ": no checkpoint in " + from.string();
+    } else if (std::filesystem::exists(from, code)) {
+      candidates.push_back(from);
+    } else {
+      listing = std::string(who) + ": " + from.string() + " does not exist";
+    }
+  }
+  mpi::agree(comm, listing);
+  std::string joined;
+  for (const auto& c : candidates) joined += c.string() + '\n';
+  int length = static_cast<int>(joined.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm.get());
+  joined.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(joined.data(), length, MPI_CHAR, 0, comm.get());
+  candidates.clear();
+  for (std::size_t start = 0; start < joined.size();) {
+    const std::size_t end = joined.find('\n', start);
+    candidates.emplace_back(joined.substr(start, end - start));
+    start = end + 1;
+  }
+
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    std::exception_ptr failure;
+    staged read;
+    try {
+      read = read_checked(layout, candidates[k], fingerprint, fields);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    try {
+      mpi::agree(comm, failure);
+    } catch (const mpi::collective_error& e) {
+      if (k + 1 == candidates.size()) throw;
+      if (comm.rank() == 0) {
+        std::fprintf(stderr, "%s: refused %s (%s); trying the previous checkpoint, %s\n", who,
+                     candidates[k].string().c_str(), e.what(), candidates[k + 1].string().c_str());
+        std::fflush(stderr);
+      }
+      continue;
+    }
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      std::ranges::copy(read.values[f], fields[f].write);
+    }
+    return read.step;
+  }
+  throw agreed_error(std::string(who) + ": no checkpoint to restart from");  // not reached
+}
+
+}  // namespace detail
+
+}  // namespace funcmesh
