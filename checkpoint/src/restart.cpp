@@ -174,10 +174,7 @@ checkpoint_step restart_records(const distributed_layout& layout, const std::fil
   mpi::agree(comm, listing);
   std::string joined;
   for (const auto& c : candidates) joined += c.string() + '\n';
-  int length = static_cast<int>(joined.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm.get());
-  joined.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(joined.data(), length, MPI_CHAR, 0, comm.get());
+  joined = comm.broadcast(joined);
   candidates.clear();
   for (std::size_t start = 0; start < joined.size();) {
     const std::size_t end = joined.find('\n', start);

@@ -50,6 +50,15 @@ communicator communicator::split_shared() const {
 
 int communicator::local_rank() const { return split_shared().rank(); }
 
+std::string communicator::broadcast(const std::string& text, int root) const {
+  const bool sender = rank() == root;
+  int length = sender ? static_cast<int>(text.size()) : 0;
+  check_mpi(MPI_Bcast(&length, 1, MPI_INT, root, comm_), "MPI_Bcast (length)", comm_);
+  std::string result = sender ? text : std::string(static_cast<std::size_t>(length), ' ');
+  check_mpi(MPI_Bcast(result.data(), length, MPI_CHAR, root, comm_), "MPI_Bcast", comm_);
+  return result;
+}
+
 void agree(const communicator& comm, const std::string& local_error) {
   const MPI_Comm c = comm.get();
   const int rank = comm.rank();
@@ -58,11 +67,7 @@ void agree(const communicator& comm, const std::string& local_error) {
   int first = INT_MAX;
   check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c), "MPI_Allreduce (agree)", c);
   if (first == INT_MAX) return;
-  int length = rank == first ? static_cast<int>(local_error.size()) : 0;
-  check_mpi(MPI_Bcast(&length, 1, MPI_INT, first, c), "MPI_Bcast (agree)", c);
-  std::string message =
-      rank == first ? local_error : std::string(static_cast<std::size_t>(length), ' ');
-  check_mpi(MPI_Bcast(message.data(), length, MPI_CHAR, first, c), "MPI_Bcast (agree)", c);
+  std::string message = comm.broadcast(local_error, first);
   // A local error that names its rank already (rank_prefix) would name it twice.
   const std::string named = "rank " + std::to_string(first) + ": ";
   if (message.starts_with(named)) message.erase(0, named.size());

@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include <funcmesh/comm/dist_function.hpp>
-#include <funcmesh/core/vec.hpp>
+#include <funcmesh/comm/parallel_output.hpp>
 
 namespace funcmesh::detail {
 
@@ -19,20 +19,15 @@ struct checkpoint_field {
   double* write = nullptr;       // where a restart puts them
 };
 
-template <class T>
-inline constexpr int checkpoint_components = 0;
-template <>
-inline constexpr int checkpoint_components<double> = 1;
-template <int N>
-inline constexpr int checkpoint_components<vec<double, N>> = N;
-
 // The record of `f` whose host values `access` holds (a read or a write access).
 template <class T, class Tag, class Access>
 checkpoint_field record_of(const dist_function<T, Tag>& f, const Access& access) {
-  static_assert(checkpoint_components<T> > 0,
+  // The widths the parallel output knows (field_width): double and vec<double, N>.
+  constexpr bool known = requires { field_width<T>::value; };
+  static_assert(known,
                 "funcmesh::checkpoint: fields are dist_function<double> or "
                 "dist_function<vec<double, N>>");
-  checkpoint_field record{f.name(), checkpoint_components<T>, nullptr, nullptr};
+  checkpoint_field record{f.name(), field_width<T>::value, nullptr, nullptr};
   using element = std::remove_pointer_t<decltype(access.data())>;
   if constexpr (std::is_const_v<element>) {
     record.read = reinterpret_cast<const double*>(access.data());

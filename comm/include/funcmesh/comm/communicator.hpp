@@ -36,6 +36,8 @@ class communicator {
   communicator split_shared() const;
   // This rank's index among the ranks on its node. Collective (it splits).
   int local_rank() const;
+  // Collective: `root`'s text on every rank (the others' argument is ignored).
+  std::string broadcast(const std::string& text, int root = 0) const;
 
  private:
   MPI_Comm comm_ = MPI_COMM_WORLD;
