@@ -52,12 +52,25 @@ void sync_path(const std::filesystem::path& path) {
   ::close(fd);
 }
 
-void write_file(const distributed_layout& layout, const std::filesystem::path& file,
-                const time::step_info& step, const checkpoint_options& options,
-                std::uint64_t fingerprint, const std::vector<detail::checkpoint_field>& fields) {
+// Runs one collective stage of the file's writing on every rank, then agrees: a rank whose
+// HDF5 call failed (a full disk shows on the rank that flushes metadata, not on all) must
+// not leave the others waiting in the next collective call; all close the file together.
+template <class Stage>
+void agreed_stage(const mpi::communicator& comm, Stage&& stage) {
+  std::exception_ptr failure;
+  try {
+    stage();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  mpi::agree(comm, failure);
+}
+
+void write_attributes(hid_t root, const distributed_layout& layout,
+                      const std::filesystem::path& file, const time::step_info& step,
+                      const checkpoint_options& options, std::uint64_t fingerprint,
+                      const std::vector<detail::checkpoint_field>& fields) {
   using namespace detail;
-  hdf5_handle h5 = create_parallel(file, layout.comm(), who);
-  const hid_t root = h5.get();
   write_attribute(root, "format_version", std::int64_t{checkpoint_format_version}, who, file);
   write_attribute(root, "mesh_fingerprint", static_cast<std::int64_t>(fingerprint), who, file);
   write_attribute(root, "global_cells", static_cast<std::int64_t>(layout.global_cells()), who,
@@ -78,42 +91,86 @@ void write_file(const distributed_layout& layout, const std::filesystem::path& f
   }
   write_attribute(root, "fields", names, who, file);
   write_attribute(root, "field_types", types, who, file);
+}
 
-  const owned_rows rows = owned_rows_of(layout);
+// One field as a chunked, checksummed (cells x components) dataset in global id order.
+void write_dataset(hid_t root, const distributed_layout& layout, const detail::owned_rows& rows,
+                   const std::filesystem::path& file, const detail::checkpoint_field& f) {
+  using namespace detail;
   const auto global = static_cast<hsize_t>(layout.global_cells());
-  for (const auto& f : fields) {
-    const int rank = f.components == 1 ? 1 : 2;
-    const hsize_t dims[2] = {global, static_cast<hsize_t>(f.components)};
-    const hdf5_handle space(
-        checked(H5Screate_simple(rank, dims, nullptr), who, file, "H5Screate_simple"), H5Sclose);
-    // Chunks of about 1 MiB: the checksum filter works per chunk.
-    const hsize_t rows_per_chunk = std::clamp<hsize_t>(
-        (hsize_t{1} << 17) / static_cast<hsize_t>(f.components), 1, std::max<hsize_t>(global, 1));
-    const hsize_t chunk[2] = {rows_per_chunk, static_cast<hsize_t>(f.components)};
-    const hdf5_handle create(checked(H5Pcreate(H5P_DATASET_CREATE), who, file, "H5Pcreate"),
-                             H5Pclose);
-    checked(H5Pset_chunk(create.get(), rank, chunk), who, file, "H5Pset_chunk");
-    checked(H5Pset_fletcher32(create.get()), who, file, "H5Pset_fletcher32");
-    const hdf5_handle dataset(
-        checked(H5Dcreate2(root, f.name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT,
-                           create.get(), H5P_DEFAULT),
-                who, file, "H5Dcreate2"),
-        H5Dclose);
-    // This rank's rows, in ascending global id, packed.
-    std::vector<double> packed(rows.cells.size() * static_cast<std::size_t>(f.components));
-    const auto width = static_cast<std::size_t>(f.components);
-    for (std::size_t k = 0; k < rows.cells.size(); ++k) {
-      std::copy_n(f.read + static_cast<std::size_t>(rows.cells[k]) * width, width,
-                  packed.data() + k * width);
-    }
-    select_rows(space.get(), rows, f.components, who, file);
-    const hdf5_handle memory = packed_space(packed.size(), who, file);
-    const hdf5_handle transfer = collective_transfer(who, file);
-    checked(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
-                     packed.data()),
-            who, file, ("H5Dwrite of '" + f.name + "'").c_str());
+  const int rank = f.components == 1 ? 1 : 2;
+  const hsize_t dims[2] = {global, static_cast<hsize_t>(f.components)};
+  const hdf5_handle space(
+      checked(H5Screate_simple(rank, dims, nullptr), who, file, "H5Screate_simple"), H5Sclose);
+  // Chunks of about 1 MiB: the checksum filter works per chunk.
+  const hsize_t rows_per_chunk = std::clamp<hsize_t>(
+      (hsize_t{1} << 17) / static_cast<hsize_t>(f.components), 1, std::max<hsize_t>(global, 1));
+  const hsize_t chunk[2] = {rows_per_chunk, static_cast<hsize_t>(f.components)};
+  const hdf5_handle create(checked(H5Pcreate(H5P_DATASET_CREATE), who, file, "H5Pcreate"),
+                           H5Pclose);
+  checked(H5Pset_chunk(create.get(), rank, chunk), who, file, "H5Pset_chunk");
+  checked(H5Pset_fletcher32(create.get()), who, file, "H5Pset_fletcher32");
+  const hdf5_handle dataset(checked(H5Dcreate2(root, f.name.c_str(), H5T_NATIVE_DOUBLE, space.get(),
+                                               H5P_DEFAULT, create.get(), H5P_DEFAULT),
+                                    who, file, "H5Dcreate2"),
+                            H5Dclose);
+  // This rank's rows, in ascending global id, packed.
+  std::vector<double> packed(rows.cells.size() * static_cast<std::size_t>(f.components));
+  const auto width = static_cast<std::size_t>(f.components);
+  for (std::size_t k = 0; k < rows.cells.size(); ++k) {
+    std::copy_n(f.read + static_cast<std::size_t>(rows.cells[k]) * width, width,
+                packed.data() + k * width);
   }
-  checked(H5Fflush(root, H5F_SCOPE_GLOBAL), who, file, "H5Fflush");
+  select_rows(space.get(), rows, f.components, who, file);
+  const hdf5_handle memory = packed_space(packed.size(), who, file);
+  const hdf5_handle transfer = collective_transfer(who, file);
+  checked(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
+                   packed.data()),
+          who, file, ("H5Dwrite of '" + f.name + "'").c_str());
+}
+
+// Rank 0 reserves the file's size on the disk before HDF5 opens it. HDF5 1.10's collective
+// calls are not fault-tolerant: a write that fails on the rank that writes metadata (a
+// full disk, a file size limit) leaves the other ranks waiting inside HDF5. A disk that
+// cannot hold the checkpoint is found here instead, by every rank together.
+void reserve_space(const distributed_layout& layout, const std::filesystem::path& file,
+                   const std::vector<detail::checkpoint_field>& fields) {
+  const mpi::communicator comm(layout.comm());
+  std::string failure;
+  if (comm.rank() == 0) {
+    // The data, one checksum per chunk, and generous room for the metadata.
+    off_t bytes = off_t{1} << 20;
+    for (const auto& f : fields) {
+      bytes += static_cast<off_t>(layout.global_cells()) * f.components * 8 + (off_t{1} << 14);
+    }
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int code = fd < 0 ? errno : ::posix_fallocate(fd, 0, bytes);
+    if (fd >= 0) ::close(fd);
+    if (code != 0) {
+      failure = std::string(who) + ": " + file.string() + ": cannot reserve " +
+                std::to_string(bytes) + " bytes for the checkpoint: " + std::strerror(code);
+      std::error_code ignored;
+      std::filesystem::remove(file, ignored);
+    }
+  }
+  mpi::agree(comm, failure);
+}
+
+void write_file(const distributed_layout& layout, const std::filesystem::path& file,
+                const time::step_info& step, const checkpoint_options& options,
+                std::uint64_t fingerprint, const std::vector<detail::checkpoint_field>& fields) {
+  const mpi::communicator comm(layout.comm());
+  detail::hdf5_handle h5;
+  agreed_stage(comm, [&] { h5 = detail::create_parallel(file, layout.comm(), who); });
+  const hid_t root = h5.get();
+  agreed_stage(comm,
+               [&] { write_attributes(root, layout, file, step, options, fingerprint, fields); });
+  const detail::owned_rows rows = detail::owned_rows_of(layout);
+  for (const auto& f : fields) {
+    agreed_stage(comm, [&] { write_dataset(root, layout, rows, file, f); });
+  }
+  agreed_stage(comm,
+               [&] { detail::checked(H5Fflush(root, H5F_SCOPE_GLOBAL), who, file, "H5Fflush"); });
   h5.reset();
 }
 
@@ -147,6 +204,7 @@ std::filesystem::path checkpoint_writer::write_records(
   std::filesystem::path temporary = file;
   temporary += ".tmp";
   std::exception_ptr failure;
+  reserve_space(layout_, temporary, fields);
   try {
     write_file(layout_, temporary, step, options_, fingerprint_, fields);
   } catch (...) {

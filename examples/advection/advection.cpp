@@ -3,7 +3,8 @@
 // explicit Runge-Kutta stepping, on any rank count. The flow is tangent to every wall, so
 // nothing enters or leaves: the total mass sum(V u) is conserved to round-off, which the
 // program checks and prints. --verbose also prints every rank's peak resident size and its
-// resident size at the end, in MiB and bytes per owned cell.
+// resident size at the end, in MiB and bytes per owned cell. --steps N runs to step N;
+// --checkpoint-every K writes checkpoints and --restart FILE|latest continues from one.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <funcmesh/comm.hpp>
 #include <funcmesh/time.hpp>
 
+#include "../common/checkpoints.hpp"
 #include "../common/memory_report.hpp"
 #include "../common/output.hpp"
 #include "../common/schemes.hpp"
@@ -64,9 +66,11 @@ struct outflow {
 struct settings {
   fm::app::mesh_options mesh;
   double t_end = 0.5;
+  std::int64_t steps = 0;  // --steps N: the final step number instead of t_end
   double cfl = 0.8;
   std::string scheme = "ssp-rk3";
   example::output_choice output;
+  fm::app::checkpoint_options checkpoints;
 };
 
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
@@ -75,10 +79,15 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   fm::app::program args("advection",
                         "A scalar carried by a divergence-free flow, upwind finite volumes.");
   args.add_mesh(s.mesh);
-  args.option("t-end", s.t_end, "end time");
+  CLI::Option* t_end = args.option("t-end", s.t_end, "end time");
+  args.option("steps", s.steps,
+              "run to step number N instead of --t-end (a restarted run continues to step N)")
+      ->check(CLI::PositiveNumber)
+      ->excludes(t_end);
   args.option("cfl", s.cfl, "dt = cfl * min(V / outflow rate)");
   args.add_scheme(s.scheme);
   args.add_output(s.output);
+  args.add_checkpoints(s.checkpoints);
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
       "and resident at the end)");
@@ -99,16 +108,25 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   const double dt =
       s.cfl * fm::global_min(layout, volume / fm::sum_over_cell_faces(faces, outflow{}, 0.0));
   auto mass = [&] { return fm::global_sum(volume * u, {.reproducible = true}); };
+  // The mass of the initial state, before a restart replaces u: conservation is checked
+  // against the start of the whole run.
   const double mass0 = mass();
+  example::checkpoints checkpoints(s.checkpoints, "advection", s.scheme, layout, s.output.quiet);
+  const example::run_start start = checkpoints.resume(u);
   if (rank == 0 && !s.output.quiet) {
-    std::printf("advection: %s, %lld cells on %d rank(s), %s, dt %.3g, t_end %g\n",
+    const std::string until =
+        s.steps > 0 ? "to step " + std::to_string(s.steps) : "t_end " + std::to_string(s.t_end);
+    std::printf("advection: %s, %lld cells on %d rank(s), %s, dt %.3g, %s\n",
                 s.mesh.describe().c_str(), static_cast<long long>(layout.global_cells()),
-                layout.size(), s.scheme.c_str(), dt, s.t_end);
+                layout.size(), s.scheme.c_str(), dt, until.c_str());
   }
   example::field_writer writer(s.output, "advection", layout);
-  const auto summary =
-      example::run_to(s.scheme, s.t_end, dt, s.output, u, rhs,
-                      [&](const fm::time::step_info& step) { writer.write(step.t, u); });
+  const example::run_end end{.t_end = s.t_end, .final_step = s.steps};
+  const auto summary = example::run_to(
+      s.scheme, example::span_options("advection", start, end, dt, checkpoints.every()), s.output,
+      u, rhs, [&](const fm::time::step_info& step) { writer.write(step.t, u); },
+      fm::time::on_checkpoint(
+          [&](const fm::time::step_info& step) { checkpoints.write(step, u); }));
   writer.finish(u);
   const double mass1 = mass();
   const double change = std::abs(mass1 - mass0) / std::abs(mass0);

@@ -215,6 +215,9 @@ class solver {
   }
 
   const fm::dist_function<state>& q() const { return q_; }
+  // Writable for a restart, which reads q back: q alone is the state between iterations
+  // (adt and the stage are recomputed from it).
+  fm::dist_function<state>& q() { return q_; }
   const constants& settings() const { return k_; }
   const fm::face_set& faces() const { return *faces_; }
 

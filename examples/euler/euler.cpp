@@ -3,7 +3,8 @@
 // by default (I=100, J=150: 45k cells; I=400, J=600 is the 720k-cell benchmark grid), or
 // any 2-D Gmsh mesh whose boundary groups are named "wall" and "farfield". --verbose also
 // prints every rank's peak resident size and its resident size after set-up (at iteration
-// 10, or at the end of a shorter run), in MiB and bytes per owned cell.
+// 10, or at the end of a shorter run), in MiB and bytes per owned cell. --checkpoint-every K
+// writes q every K iterations; --restart FILE|latest continues from one, on any rank count.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include <funcmesh/partition/airfoil_grid.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
 
+#include "../common/checkpoints.hpp"
 #include "../common/memory_report.hpp"
 #include "../common/output.hpp"
 #include "airfoil_solver.hpp"
@@ -36,6 +38,7 @@ struct settings {
   bool full_precision = false;
   bool float_constants = false;
   example::output_choice output;
+  fm::app::checkpoint_options checkpoints;
 };
 
 fm::distributed_layout load(MPI_Comm comm, const settings& s) {
@@ -65,13 +68,15 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.option("i", s.i, "built-in grid: cells around the airfoil per third of the C (3I x J)");
   args.option("j", s.j, "built-in grid: cells from the wall to the far field");
   args.option("mesh", s.mesh, "a 2-D Gmsh .msh file with groups \"wall\" and \"farfield\"");
-  args.option("iterations", s.iterations, "Airfoil iterations");
+  args.option("iterations", s.iterations,
+              "Airfoil iterations: the last iteration number (a restarted run continues to it)");
   args.option("print-every", s.print_every, "print the rms residual every N iterations");
   args.option("form", s.form, "face loops: gather (reproducible) or scatter");
   args.flag("full-precision", s.full_precision, "built-in grid: do not round to 6 decimals");
   args.flag("float-constants", s.float_constants,
             "the classic code's constants (1.4f, 0.9f, 0.05f, 0.4f): its published residuals");
   args.add_output(s.output);
+  args.add_checkpoints(s.checkpoints);
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
       "and at iteration 10)");
@@ -91,6 +96,16 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   airfoil::solver solver(
       layout, s.form == "gather" ? airfoil::face_form::gather : airfoil::face_form::scatter,
       s.float_constants ? airfoil::constants::classic_float() : airfoil::constants::exact());
+  // The checkpoints hold q after an iteration (the step number), under the name of the
+  // constants (a run with others solves another problem).
+  example::checkpoints checkpoints(s.checkpoints, "euler",
+                                   s.float_constants ? "airfoil-float-constants" : "airfoil",
+                                   layout, s.output.quiet);
+  const int first = static_cast<int>(checkpoints.resume(solver.q()).step);
+  if (first > s.iterations) {
+    throw fm::app::usage_error("euler: the checkpoint is of iteration " + std::to_string(first) +
+                               ", past --iterations " + std::to_string(s.iterations));
+  }
   MPI_Barrier(world);
   const auto start = std::chrono::steady_clock::now();
   // Output: the conserved variables and the pressure, every --output-every iterations.
@@ -106,14 +121,14 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
     if (writer.writes_series())
       writer.write(static_cast<double>(iteration), solver.q(), pressure());
   };
-  write(0);
+  if (first == 0) write(0);
   // The resident size once set up: the layout, the solver's fields and the first
   // iterations' scratch (halo buffers, reduction scratch) all in place.
   const int settled_at = std::min(10, s.iterations);
   std::int64_t settled_bytes = settled_at == 0 ? example::resident_bytes() : -1;
   double last_rms = 0;
   int last_printed = 0;
-  for (int iteration = 1; iteration <= s.iterations; ++iteration) {
+  for (int iteration = first + 1; iteration <= s.iterations; ++iteration) {
     const bool print = iteration % s.print_every == 0;
     const double rms = solver.iterate(print);
     if (iteration == settled_at) settled_bytes = example::resident_bytes();
@@ -126,15 +141,22 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
     if (s.output.every > 0 && iteration % s.output.every == 0 && iteration < s.iterations) {
       write(iteration);
     }
+    if (checkpoints.every() > 0 && iteration % checkpoints.every() == 0) {
+      const fm::time::step_info step{.step = iteration,
+                                     .t = static_cast<double>(iteration),
+                                     .dt = 1.0,
+                                     .last = iteration == s.iterations};
+      checkpoints.write(step, solver.q());
+    }
   }
-  if (s.iterations > 0) write(s.iterations);
+  const int ran = s.iterations - first;
+  if (ran > 0) write(s.iterations);
   MPI_Barrier(world);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (rank == 0 && !s.output.quiet && s.iterations > 0) {
-    std::printf("euler: %.3f ms per iteration, %.3g cell updates per second\n",
-                1e3 * seconds / s.iterations,
-                2.0 * static_cast<double>(layout.global_cells()) * s.iterations / seconds);
+  if (rank == 0 && !s.output.quiet && ran > 0) {
+    std::printf("euler: %.3f ms per iteration, %.3g cell updates per second\n", 1e3 * seconds / ran,
+                2.0 * static_cast<double>(layout.global_cells()) * ran / seconds);
     // All the digits, for ci/validate-airfoil.
     if (last_printed > 0)
       std::printf("euler: rms at iteration %d = %.12e\n", last_printed, last_rms);

@@ -7,6 +7,8 @@
 // resident size and its resident size at the end of the (last) solve, in MiB and bytes
 // per owned cell. --paged DIR keeps u and the scheme's registers out of core, in files in
 // DIR with each field's cache a quarter of its data, and prints the same bits, on any rank count.
+// --steps N runs to step N; --checkpoint-every K writes checkpoints (parallel HDF5) and
+// --restart FILE|latest continues from one, on any rank count, to the same bits.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,6 +26,7 @@
 #include <funcmesh/paged/paged.hpp>
 #include <funcmesh/time.hpp>
 
+#include "../common/checkpoints.hpp"
 #include "../common/memory_report.hpp"
 #include "../common/output.hpp"
 #include "../common/schemes.hpp"
@@ -70,6 +73,7 @@ struct settings {
   fm::app::mesh_options mesh;
   double kappa = 1.0;
   double t_end = 0.05;
+  std::int64_t steps = 0;  // --steps N: the final step number instead of t_end
   double cfl = 0.4;
   std::string scheme = "ssp-rk3";
   std::string dirichlet = "left=1,right=0";
@@ -80,6 +84,7 @@ struct settings {
   bool verbose = false;
   std::string paged;  // a directory: the fields out of core, in files there
   example::output_choice output;
+  fm::app::checkpoint_options checkpoints;
 };
 
 // "a=1,b=0" -> {(a, 1), (b, 0)}.
@@ -168,7 +173,7 @@ struct solution {
 // solution (0 without --manufactured). u: a dist_function or a paged_dist_function.
 template <class U>
 double report(MPI_Comm comm, int rank, const settings& s, const fm::distributed_layout& layout,
-              const U& u, bool last) {
+              const U& u, double t, bool last) {
   const fm::grid_function<double>& volume = layout.volume();
   const fm::index_t owned = layout.owned_count();
   const double total = fm::global_sum(volume * u, {.reproducible = true});
@@ -177,11 +182,13 @@ double report(MPI_Comm comm, int rank, const settings& s, const fm::distributed_
     example::print_memory(comm, "heat", "at the end", example::resident_bytes(), owned);
   }
   if (!s.manufactured) return 0.0;
-  // L2 error: sqrt(sum V (u - exact(centroid, t_end))^2) over owned cells.
-  const solution exact{layout.local().cells.dimension, s.kappa, s.t_end, true};
+  // L2 error: sqrt(sum V (u - exact(centroid, t))^2) over owned cells, t the final time.
+  const solution exact{layout.local().cells.dimension, s.kappa, t, true};
   const auto difference = u - fm::fmap(exact, layout.centroid());
   return std::sqrt(fm::global_sum(volume * difference * difference));
 }
+
+example::run_end end(const settings& s) { return {.t_end = s.t_end, .final_step = s.steps}; }
 
 // u at t = 0: the manufactured solution, or 0.
 auto initial_values(const settings& s, const fm::distributed_layout& layout) {
@@ -210,8 +217,9 @@ double solve_paged(MPI_Comm comm, int rank, const settings& s, const fm::distrib
         static_cast<long long>(pages.cached),
         static_cast<double>(u.pages()) / static_cast<double>(pages.cached));
   }
-  example::run_to(s.scheme, s.t_end, dt, s.output, u, rhs, [](const fm::time::step_info&) {});
-  return report(comm, rank, s, layout, u, last);
+  const auto done = example::run_to(s.scheme, example::span_options("heat", {}, end(s), dt, 0),
+                                    s.output, u, rhs, [](const fm::time::step_info&) {});
+  return report(comm, rank, s, layout, u, done.t, last);
 }
 
 // One solve; returns the L2 error against the manufactured solution (or 0).
@@ -231,20 +239,29 @@ double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_opt
   const double dt = s.cfl * fm::global_min(layout, volume / fm::sum_over_cell_faces(
                                                                 faces, stiffness{s.kappa}, 0.0));
   if (rank == 0 && !s.output.quiet) {
-    std::printf("heat: %s, %lld cells on %d rank(s), %s, dt %.3g, t_end %g\n",
-                mesh.describe().c_str(), static_cast<long long>(layout.global_cells()),
-                layout.size(), s.scheme.c_str(), dt, s.t_end);
+    const std::string until =
+        s.steps > 0 ? "to step " + std::to_string(s.steps) : "t_end " + std::to_string(s.t_end);
+    std::printf("heat: %s, %lld cells on %d rank(s), %s, dt %.3g, %s\n", mesh.describe().c_str(),
+                static_cast<long long>(layout.global_cells()), layout.size(), s.scheme.c_str(), dt,
+                until.c_str());
   }
   if (!s.paged.empty()) return solve_paged(comm, rank, s, layout, rhs, dt, last);
   fm::dist_function<double> u(layout, "u");
   u = initial_values(s, layout);
+  // With --restart, u, the step and the time come from the checkpoint.
+  example::checkpoints checkpoints(s.checkpoints, "heat", s.scheme, layout, s.output.quiet);
+  const example::run_start start = checkpoints.resume(u);
   example::field_writer writer(s.output, "heat", layout);
   auto output = [&](const fm::time::step_info& step) {
     if (last) writer.write(step.t, u);
   };
-  example::run_to(s.scheme, s.t_end, dt, s.output, u, rhs, output);
+  const auto done = example::run_to(
+      s.scheme, example::span_options("heat", start, end(s), dt, checkpoints.every()), s.output, u,
+      rhs, output, fm::time::on_checkpoint([&](const fm::time::step_info& step) {
+        checkpoints.write(step, u);
+      }));
   if (last) writer.finish(u);
-  return report(comm, rank, s, layout, u, last);
+  return report(comm, rank, s, layout, u, done.t, last);
 }
 
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
@@ -253,7 +270,11 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   fm::app::program args("heat", "The heat equation by finite volumes, explicit in time.");
   args.add_mesh(s.mesh);
   args.option("kappa", s.kappa, "diffusivity");
-  args.option("t-end", s.t_end, "end time");
+  CLI::Option* t_end = args.option("t-end", s.t_end, "end time");
+  args.option("steps", s.steps,
+              "run to step number N instead of --t-end (a restarted run continues to step N)")
+      ->check(CLI::PositiveNumber)
+      ->excludes(t_end);
   args.option("cfl", s.cfl, "dt = cfl * min(V / sum(kappa A / d))");
   args.add_scheme(s.scheme);
   args.option("dirichlet", s.dirichlet, "GROUP=VALUE,... fixed temperatures");
@@ -267,6 +288,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
               "keep u and the scheme's registers in files in this folder, each cached in a "
               "quarter of its pages (no --vtk, --png)");
   args.add_output(s.output);
+  args.add_checkpoints(s.checkpoints);
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
       "and resident at the end of the last solve)");
@@ -280,6 +302,11 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   }
   if (s.refine < 1 || (s.refine > 1 && !s.manufactured)) {
     throw fm::app::usage_error("heat: --refine K needs K >= 1 and --manufactured");
+  }
+  const bool checkpointing = s.checkpoints.every > 0 || !s.checkpoints.restart.empty();
+  if (checkpointing && (s.refine > 1 || !s.paged.empty())) {
+    throw fm::app::usage_error(
+        "heat: --checkpoint-every and --restart take one in-memory solve (no --refine, --paged)");
   }
   if (!s.paged.empty()) {
     if (!s.output.vtk.empty() || !s.output.png.empty()) {

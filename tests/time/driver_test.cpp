@@ -110,6 +110,44 @@ TEST_P(driving, an_injected_residual_reaches_the_callbacks) {
   EXPECT_LT(residuals[2], residuals[0]);
 }
 
+// A run restarted from step 4's state (first_step = 4, t_start its time) numbers its steps
+// as the uninterrupted run does, fires callbacks at the same absolute steps, and ends in
+// the same bits.
+TEST_P(driving, a_run_from_a_first_step_continues_the_step_numbers) {
+  decay whole(50), restarted(50);
+  std::vector<std::int64_t> whole_checkpoints, later_checkpoints, later_outputs;
+  ft::driver uninterrupted(ft::rk4{}, {.steps = 10, .dt = 0.05, .checkpoint_every = 4});
+  uninterrupted(whole.y, linear_rhs(whole), ft::on_checkpoint([&](const ft::step_info& s) {
+                  whole_checkpoints.push_back(s.step);
+                }));
+
+  ft::driver first_part(ft::rk4{}, {.steps = 4, .dt = 0.05});
+  const auto part = first_part(restarted.y, linear_rhs(restarted));
+  ASSERT_EQ(part.steps, 4);
+  std::vector<double> fractions;
+  ft::driver second_part(ft::rk4{}, {.steps = 6,
+                                     .dt = 0.05,
+                                     .t_start = part.t,
+                                     .first_step = 4,
+                                     .output_every = 3,
+                                     .checkpoint_every = 4});
+  const auto rest = second_part(
+      restarted.y, linear_rhs(restarted), ft::on_output([&](const ft::step_info& s) {
+        later_outputs.push_back(s.step);
+        fractions.push_back(s.fraction);
+      }),
+      ft::on_checkpoint([&](const ft::step_info& s) { later_checkpoints.push_back(s.step); }));
+  EXPECT_EQ(rest.steps, 10);
+  EXPECT_EQ(whole_checkpoints, (std::vector<std::int64_t>{4, 8}));
+  EXPECT_EQ(later_checkpoints, (std::vector<std::int64_t>{8}));  // not 4 again, not 12
+  EXPECT_EQ(later_outputs, (std::vector<std::int64_t>{4, 6, 9, 10}));
+  EXPECT_EQ(fractions.front(), 0.0);
+  EXPECT_EQ(fractions.back(), 1.0);
+  const std::vector<double> a = whole.y.to_vector(), b = restarted.y.to_vector();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << "cell " << i;
+}
+
 template <class Make>
 void expect_refused(Make make, const std::string& needle) {
   try {
@@ -128,6 +166,8 @@ TEST_P(driving, bad_options_are_refused_naming_the_field_or_step) {
   expect_refused([] { ft::driver run(ft::rk4{}, {.steps = 3, .dt = -0.1}); }, "dt = -0.1");
   expect_refused([] { ft::driver run(ft::rk4{}, {.t_end = -1.0, .dt = 0.1}); }, "t_end = -1");
   expect_refused([] { ft::driver run(ft::rk4{}, {.steps = -2, .dt = 0.1}); }, "negative");
+  expect_refused([] { ft::driver run(ft::rk4{}, {.steps = 2, .dt = 0.1, .first_step = -1}); },
+                 "first_step = -1");
   expect_refused(
       [&] {
         ft::driver run(ft::rk4{}, {.steps = 3});

@@ -36,6 +36,18 @@ void program::add_output(output_options& output) {
   flag("quiet", output.quiet, "no progress output");
 }
 
+void program::add_checkpoints(checkpoint_options& checkpoints) {
+  option("checkpoint-every", checkpoints.every,
+         "write a checkpoint (parallel HDF5) after every N-th step (0: never)")
+      ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
+  option("checkpoint-dir", checkpoints.dir, "the folder for checkpoints (created when missing)");
+  option("restart", checkpoints.restart,
+         "continue from a checkpoint FILE, or 'latest': the newest valid one in "
+         "--checkpoint-dir (any rank count)");
+  option("keep", checkpoints.keep, "keep the newest K checkpoints")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+}
+
 void program::add_scheme(std::string& scheme) {
   option("scheme", scheme, "time scheme")
       ->check(CLI::IsMember({"euler", "ssp-rk2", "ssp-rk3", "rk4"}));

@@ -33,6 +33,9 @@ void validate(const options& o) {
            " must be finite and not before t_start = " + number(o.t_start));
   }
   if (o.steps && *o.steps < 0) refuse("steps = " + std::to_string(*o.steps) + " is negative");
+  if (o.first_step < 0) {
+    refuse("first_step = " + std::to_string(o.first_step) + " is negative");
+  }
   if (!std::isfinite(o.dt) || o.dt < 0.0) {
     refuse("dt = " + number(o.dt) + ": a step must be a positive finite number");
   }

@@ -3,6 +3,7 @@
 // program's own options, --x v and --x=v alike, and one rule for mistakes: usage_error.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,6 +21,18 @@ struct output_options {
   std::string png;
   int every = 0;  // with --vtk: also every N steps (0: the first and last only)
   bool quiet = false;
+};
+
+// --checkpoint-every N, --checkpoint-dir DIR, --restart FILE|latest, --keep K: what a
+// program hands to funcmesh::checkpoint_writer and funcmesh::restart (the checkpoint
+// module; the frame only reads the command line).
+struct checkpoint_options {
+  std::int64_t every = 0;           // a checkpoint after every N-th step (0: never)
+  std::string dir = "checkpoints";  // where checkpoints go, and where `latest` looks
+  std::string restart;              // a checkpoint file, "latest", or empty: a fresh start
+  int keep = 2;                     // the newest K checkpoints kept
+  // The file or directory restart() reads: `dir` for "latest".
+  std::string restart_source() const { return restart == "latest" ? dir : restart; }
 };
 
 class program {
@@ -46,6 +59,7 @@ class program {
   // The standard options.
   void add_mesh(mesh_options& mesh);
   void add_output(output_options& output);
+  void add_checkpoints(checkpoint_options& checkpoints);
   // --scheme: euler, ssp-rk2, ssp-rk3 or rk4.
   void add_scheme(std::string& scheme);
   // --executor: serial, openmp, cuda, cuda:D or auto (parse_executor's names).

@@ -132,16 +132,18 @@ class driver {
     std::optional<S> old;  // u before the step, only for a residual
 
     double t = o.t_start;
-    std::int64_t n = 0;
+    std::int64_t n = o.first_step;
     auto fraction = [&](double time, std::int64_t step) {
-      if (o.steps) return *o.steps == 0 ? 1.0 : static_cast<double>(step) / *o.steps;
+      if (o.steps) {
+        return *o.steps == 0 ? 1.0 : static_cast<double>(step - o.first_step) / *o.steps;
+      }
       const double span = *o.t_end - o.t_start;
       return span <= 0.0 ? 1.0 : (time - o.t_start) / span;
     };
     const bool no_steps = o.steps ? *o.steps == 0 : !(*o.t_end > o.t_start);
     if (o.output_initial) {
       detail::fire(o.output, hooks.output,
-                   step_info{0, t, 0.0, wall(), fraction(t, 0), no_steps, std::nullopt});
+                   step_info{n, t, 0.0, wall(), fraction(t, n), no_steps, std::nullopt});
     }
     std::int64_t outputs_by_time = 0;  // output_interval multiples passed so far
     bool last = no_steps;
@@ -158,7 +160,7 @@ class driver {
           last = true;
         }
       } else {
-        last = n + 1 == *o.steps;
+        last = n + 1 == o.first_step + *o.steps;
       }
       // A dt below the spacing of doubles at t would never reach t_end: refuse, not loop.
       if (o.t_end && !(t_next > t)) throw_stalled(n + 1, t, dt);

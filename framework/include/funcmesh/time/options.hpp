@@ -18,6 +18,11 @@ struct options {
   std::optional<std::int64_t> steps{};  // or after this many steps
   double dt = 0.0;                      // fixed step; 0 when a dt callback is given
   double t_start = 0.0;
+  // The step number of the initial state: 0 for a fresh run, k for a run restarted from
+  // the checkpoint of step k. Step numbers (step_info::step, the *_every counts) are
+  // absolute, so a restarted run outputs and checkpoints at the same steps as the
+  // uninterrupted one; `steps` still counts the steps of this run.
+  std::int64_t first_step = 0;
   std::int64_t output_every = 0;      // output after every n-th step (0: never by count)
   double output_interval = 0.0;       // and/or each time t passes a multiple of this
   bool output_initial = true;         // output the initial state (step 0)
@@ -31,7 +36,7 @@ struct options {
 };
 
 // Throws time_error for: both or neither of t_end and steps, negative steps, t_end before
-// t_start, a negative or non-finite dt or interval, negative *_every.
+// t_start, a negative or non-finite dt or interval, negative *_every or first_step.
 void validate(const options& o);
 // Throws time_error unless exactly one of a fixed dt > 0 and a dt callback is given.
 void validate_step_choice(const options& o, bool has_dt_callback);

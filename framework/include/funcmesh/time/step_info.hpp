@@ -9,7 +9,7 @@
 namespace funcmesh::time {
 
 struct step_info {
-  std::int64_t step = 0;  // steps taken so far (0: the initial state)
+  std::int64_t step = 0;  // the step number (options::first_step: the initial state)
   double t = 0.0;         // the time of the state
   double dt = 0.0;        // the step that led here (0 for the initial state)
   double wall = 0.0;      // wall seconds since the run started
@@ -21,7 +21,7 @@ struct step_info {
 };
 
 struct run_summary {
-  std::int64_t steps = 0;
+  std::int64_t steps = 0;  // the final step number (first_step + the steps taken)
   double t = 0.0;
   double wall = 0.0;
 };
