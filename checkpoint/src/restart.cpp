@@ -12,6 +12,7 @@
 #include <funcmesh/checkpoint/mesh_fingerprint.hpp>
 #include <funcmesh/comm/communicator.hpp>
 
+#include "checkpoint_attributes.hpp"
 #include "checkpoint_files.hpp"
 #include "hdf5_file.hpp"
 
@@ -54,68 +55,35 @@ struct staged {
   std::vector<std::vector<double>> values;  // per field, owned cells in local order
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    parts.push_back(text.substr(start, comma - start));
-    start = comma + 1;
+// The root attributes of an open checkpoint, for check_attributes.
+class hdf5_attributes final : public attribute_source {
+ public:
+  hdf5_attributes(hid_t root, const std::filesystem::path& file) : root_(root), file_(file) {}
+  std::int64_t integer(const char* name) const override {
+    return read_int_attribute(root_, name, who, file_);
   }
-  return parts;
-}
+  double real(const char* name) const override {
+    return read_double_attribute(root_, name, who, file_);
+  }
+  std::string text(const char* name) const override {
+    return read_string_attribute(root_, name, who, file_);
+  }
+
+ private:
+  hid_t root_;
+  const std::filesystem::path& file_;
+};
 
 // Everything a checkpoint must be before a field is touched. Collective (HDF5 reads).
 staged read_checked(const distributed_layout& layout, const std::filesystem::path& file,
                     std::uint64_t fingerprint, const std::vector<checkpoint_field>& fields) {
   hdf5_handle h5 = open_parallel(file, layout.comm(), who);
   const hid_t root = h5.get();
-  const std::int64_t version = read_int_attribute(root, "format_version", who, file);
-  if (version != checkpoint_format_version) {
-    throw error(std::string(who) + ": " + file.string() + ": format version " +
-                std::to_string(version) + ", this funcmesh reads " +
-                std::to_string(checkpoint_format_version));
-  }
-  const auto stored =
-      static_cast<std::uint64_t>(read_int_attribute(root, "mesh_fingerprint", who, file));
-  if (stored != fingerprint) {
-    throw error(std::string(who) + ": " + file.string() +
-                ": written for another mesh (its fingerprint differs from this mesh's; " +
-                std::to_string(read_int_attribute(root, "global_cells", who, file)) +
-                " cells there, " + std::to_string(layout.global_cells()) + " here)");
-  }
-  const std::vector<std::string> names = split(read_string_attribute(root, "fields", who, file));
-  const std::vector<std::string> types =
-      split(read_string_attribute(root, "field_types", who, file));
+  checkpoint_expectation run{checkpoint_format_version, fingerprint, layout.global_cells(), {}};
+  for (const auto& f : fields) run.fields.push_back({f.name, field_type(f.components)});
+  const checkpoint_header header = check_attributes(hdf5_attributes(root, file), run, who, file);
   staged result;
-  result.step.step = read_int_attribute(root, "step", who, file);
-  result.step.t = read_double_attribute(root, "time", who, file);
-  result.step.dt = read_double_attribute(root, "dt", who, file);
-  result.step.scheme = read_string_attribute(root, "scheme", who, file);
-  result.step.file = file;
-  std::string wanted, held;
-  for (const auto& f : fields) {
-    if (!wanted.empty()) wanted += ", ";
-    wanted += f.name;
-    wanted += ' ';
-    wanted += field_type(f.components);
-  }
-  for (std::size_t k = 0; k < names.size() && k < types.size(); ++k) {
-    if (!held.empty()) held += ", ";
-    held += names[k];
-    held += ' ';
-    held += types[k];
-  }
-  bool same = names.size() == fields.size() && types.size() == fields.size();
-  for (const auto& f : fields) {
-    const auto at = std::ranges::find(names, f.name);
-    same = same && at != names.end() &&
-           types[static_cast<std::size_t>(at - names.begin())] == field_type(f.components);
-  }
-  if (!same) {
-    throw error(std::string(who) + ": " + file.string() + ": holds the fields " + held +
-                "; this run restarts " + wanted);
-  }
+  result.step = {header.step, header.t, header.dt, header.scheme, file};
   const owned_rows rows = owned_rows_of(layout);
   for (const auto& f : fields) {
     const hdf5_handle dataset(

@@ -128,7 +128,9 @@ mesh assemble(raw_mesh&& raw, const cursor& in) {
   }
 
   m.physical_groups = std::move(raw.names);
-  for (const auto& [group_dimension, id] : used_groups) {
+  for (const auto& used : used_groups) {
+    // Not a structured binding: clang before 16 (the fuzz build) cannot capture one.
+    const int group_dimension = used.first, id = used.second;
     const bool named = std::any_of(
         m.physical_groups.begin(), m.physical_groups.end(),
         [&](const physical_group& g) { return g.dimension == group_dimension && g.id == id; });
