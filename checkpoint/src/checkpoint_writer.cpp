@@ -19,6 +19,7 @@
 
 #include "checkpoint_files.hpp"
 #include "hdf5_file.hpp"
+#include "row_buffer.hpp"
 
 namespace funcmesh {
 
@@ -118,18 +119,15 @@ void write_dataset(hid_t root, const distributed_layout& layout, const detail::o
                                                H5P_DEFAULT, create.get(), H5P_DEFAULT),
                                     who, file, "H5Dcreate2"),
                             H5Dclose);
-  // This rank's rows, in ascending global id, packed.
-  std::vector<double> packed(rows.cells.size() * static_cast<std::size_t>(f.components));
+  // This rank's rows, in ascending global id.
+  row_buffer buffer(rows, f.components, space.get(), who, file);
   const auto width = static_cast<std::size_t>(f.components);
-  for (std::size_t k = 0; k < rows.cells.size(); ++k) {
-    std::copy_n(f.read + static_cast<std::size_t>(rows.cells[k]) * width, width,
-                packed.data() + k * width);
-  }
-  select_rows(space.get(), rows, f.components, who, file);
-  const hdf5_handle memory = packed_space(packed.size(), who, file);
+  buffer.for_each_row([&](std::size_t k, double* row) {
+    std::copy_n(f.read + static_cast<std::size_t>(rows.cells[k]) * width, width, row);
+  });
   const hdf5_handle transfer = collective_transfer(who, file);
-  checked(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
-                   packed.data()),
+  checked(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, buffer.memory_space(), buffer.file_space(),
+                   transfer.get(), buffer.data()),
           who, file, ("H5Dwrite of '" + f.name + "'").c_str());
 }
 
@@ -160,16 +158,16 @@ void reserve_space(const distributed_layout& layout, const std::filesystem::path
   mpi::agree(comm, failure);
 }
 
-void write_file(const distributed_layout& layout, const std::filesystem::path& file,
-                const time::step_info& step, const checkpoint_options& options,
-                std::uint64_t fingerprint, const std::vector<detail::checkpoint_field>& fields) {
+void write_file(const distributed_layout& layout, const detail::owned_rows& rows,
+                const std::filesystem::path& file, const time::step_info& step,
+                const checkpoint_options& options, std::uint64_t fingerprint,
+                const std::vector<detail::checkpoint_field>& fields) {
   const mpi::communicator comm(layout.comm());
   detail::hdf5_handle h5;
   agreed_stage(comm, [&] { h5 = detail::create_parallel(file, layout.comm(), who); });
   const hid_t root = h5.get();
   agreed_stage(comm,
                [&] { write_attributes(root, layout, file, step, options, fingerprint, fields); });
-  const detail::owned_rows rows = detail::owned_rows_of(layout);
   for (const auto& f : fields) {
     agreed_stage(comm, [&] { write_dataset(root, layout, rows, file, f); });
   }
@@ -198,6 +196,7 @@ checkpoint_writer::checkpoint_writer(const distributed_layout& layout, std::file
   }
   mpi::agree(comm, failure);
   fingerprint_ = mesh_fingerprint(layout_);
+  rows_ = std::make_shared<const detail::owned_rows>(detail::owned_rows_of(layout_));
 }
 
 std::filesystem::path checkpoint_writer::write_records(
@@ -210,7 +209,7 @@ std::filesystem::path checkpoint_writer::write_records(
   std::exception_ptr failure;
   reserve_space(layout_, temporary, fields);
   try {
-    write_file(layout_, temporary, step, options_, fingerprint_, fields);
+    write_file(layout_, *rows_, temporary, step, options_, fingerprint_, fields);
   } catch (...) {
     failure = std::current_exception();
   }

@@ -65,16 +65,20 @@ std::string read_string_attribute(hid_t file, const char* name, const std::strin
 // selection (runs of consecutive global ids, hyperslabs) and, for each row in the order
 // the selection lists them (ascending global id), the owned cell it is.
 struct owned_rows {
-  std::vector<index_t> cells;  // local owned cell per selected row, ascending global id
+  std::vector<index_t> cells;   // local owned cell per selected row, ascending global id
+  std::vector<hsize_t> global;  // its global id
   std::vector<std::pair<hsize_t, hsize_t>> runs;  // (first global id, count)
 };
 owned_rows owned_rows_of(const distributed_layout& layout);
-// The file dataspace of `dataset_space` with `rows` selected (all components), or none.
-void select_rows(hid_t dataset_space, const owned_rows& rows, int components,
-                 const std::string& who, const std::filesystem::path& path);
+// A copy of `space` with `rows` (all components) selected, or none; row g of the selection
+// is row g - first of the space (first: 0 for the file's dataspace).
+hdf5_handle rows_selected(hid_t space, const owned_rows& rows, int components,
+                          const std::string& who, const std::filesystem::path& path,
+                          hsize_t first = 0);
 
-// The memory side of a rank's rows: `count` packed doubles (an empty selection for none).
-hdf5_handle packed_space(std::size_t count, const std::string& who,
+// The memory side of a rank's rows: `rows` packed rows of `components` doubles (an empty
+// selection for none).
+hdf5_handle packed_space(std::size_t rows, int components, const std::string& who,
                          const std::filesystem::path& file);
 // Collective MPI-IO transfers (filtered datasets are written only collectively).
 hdf5_handle collective_transfer(const std::string& who, const std::filesystem::path& file);

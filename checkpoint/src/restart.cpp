@@ -15,6 +15,7 @@
 #include "checkpoint_attributes.hpp"
 #include "checkpoint_files.hpp"
 #include "hdf5_file.hpp"
+#include "row_buffer.hpp"
 
 namespace funcmesh {
 
@@ -98,22 +99,19 @@ staged read_checked(const distributed_layout& layout, const std::filesystem::pat
       throw error(std::string(who) + ": " + file.string() + ": dataset '" + f.name +
                   "' has the wrong shape");
     }
-    select_rows(space.get(), rows, f.components, who, file);
-    std::vector<double> packed(rows.cells.size() * static_cast<std::size_t>(f.components));
-    const hdf5_handle memory = packed_space(packed.size(), who, file);
+    row_buffer buffer(rows, f.components, space.get(), who, file);
     const hdf5_handle transfer = collective_transfer(who, file);
-    if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
-                packed.data()) < 0) {
+    if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, buffer.memory_space(), buffer.file_space(),
+                transfer.get(), buffer.data()) < 0) {
       throw error(std::string(who) + ": " + file.string() + ": dataset '" + f.name +
                   "' cannot be read: corrupt (its checksum does not match) or truncated");
     }
     // Back from ascending global id to local order.
     const auto width = static_cast<std::size_t>(f.components);
-    std::vector<double> local(packed.size());
-    for (std::size_t k = 0; k < rows.cells.size(); ++k) {
-      std::copy_n(packed.data() + k * width, width,
-                  local.data() + static_cast<std::size_t>(rows.cells[k]) * width);
-    }
+    std::vector<double> local(rows.cells.size() * width);
+    buffer.for_each_row([&](std::size_t k, const double* row) {
+      std::copy_n(row, width, local.data() + static_cast<std::size_t>(rows.cells[k]) * width);
+    });
     result.values.push_back(std::move(local));
   }
   return result;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -15,6 +16,10 @@
 #include <funcmesh/time/step_info.hpp>
 
 namespace funcmesh {
+
+namespace detail {
+struct owned_rows;
+}
 
 struct checkpoint_options {
   int keep = 2;             // the newest checkpoints kept (older ones deleted after a write)
@@ -33,7 +38,7 @@ struct checkpoint_step {
 class checkpoint_writer {
  public:
   // Collective over the layout: rank 0 creates `dir` (an error on every rank alike when it
-  // cannot), and the mesh fingerprint is computed once.
+  // cannot); the mesh fingerprint and this rank's rows in the file are computed once.
   checkpoint_writer(const distributed_layout& layout, std::filesystem::path dir,
                     checkpoint_options options = {});
 
@@ -62,6 +67,7 @@ class checkpoint_writer {
   std::filesystem::path dir_;
   checkpoint_options options_;
   std::uint64_t fingerprint_ = 0;
+  std::shared_ptr<const detail::owned_rows> rows_;  // this rank's rows, global id order
 };
 
 }  // namespace funcmesh
