@@ -27,8 +27,7 @@ using funcmesh::detail::attribute_source;
 
 const std::string who = "funcmesh::restart";
 const std::string file = "fuzz.h5";
-// hdf5_file.hpp's checkpoint_format_version (that header needs HDF5 and MPI).
-constexpr std::int64_t format_version = 1;
+constexpr std::int64_t format_version = funcmesh::detail::checkpoint_format_version;
 
 template <class T>
 bool parse(std::string_view text, T& value) {

@@ -10,6 +10,9 @@
 
 namespace funcmesh::detail {
 
+// The format a checkpoint file says it has (its root's format_version attribute).
+inline constexpr int checkpoint_format_version = 1;
+
 // The attributes of one checkpoint, read by name when a check needs them, so that the
 // first thing wrong is the one reported. A missing or unreadable attribute throws
 // funcmesh::error naming the file and the attribute.

@@ -131,28 +131,49 @@ void write_dataset(hid_t root, const distributed_layout& layout, const detail::o
           who, file, ("H5Dwrite of '" + f.name + "'").c_str());
 }
 
+// The file's size: the data, one checksum per chunk, and generous room for the metadata.
+off_t reserved_bytes(const distributed_layout& layout,
+                     const std::vector<detail::checkpoint_field>& fields) {
+  off_t bytes = off_t{1} << 20;
+  for (const auto& f : fields) {
+    bytes += static_cast<off_t>(layout.global_cells()) * f.components * 8 + (off_t{1} << 14);
+  }
+  return bytes;
+}
+
 // Rank 0 reserves the file's size on the disk before HDF5 opens it. HDF5 1.10's collective
 // calls are not fault-tolerant: a write that fails on the rank that writes metadata (a
 // full disk, a file size limit) leaves the other ranks waiting inside HDF5. A disk that
-// cannot hold the checkpoint is found here instead, by every rank together.
+// cannot hold the checkpoint is found here instead, by every rank together. `created`:
+// HDF5 has created (and truncated) the file; the blocks are allocated again without
+// changing its size (FALLOC_FL_KEEP_SIZE), so that HDF5's own writes cannot run out of
+// space. Before, the size is reserved as the file's length, which a file size limit
+// (ulimit -f) also refuses.
 void reserve_space(const distributed_layout& layout, const std::filesystem::path& file,
-                   const std::vector<detail::checkpoint_field>& fields) {
+                   const std::vector<detail::checkpoint_field>& fields, bool created) {
   const mpi::communicator comm(layout.comm());
   std::string failure;
   if (comm.rank() == 0) {
-    // The data, one checksum per chunk, and generous room for the metadata.
-    off_t bytes = off_t{1} << 20;
-    for (const auto& f : fields) {
-      bytes += static_cast<off_t>(layout.global_cells()) * f.components * 8 + (off_t{1} << 14);
+    const off_t bytes = reserved_bytes(layout, fields);
+    const int fd = created ? ::open(file.c_str(), O_WRONLY)
+                           : ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int code = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+      if (!created) {
+        code = ::posix_fallocate(fd, 0, bytes);
+      } else if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, bytes) != 0) {
+        // A file system without fallocate: posix_fallocate emulated the first reservation.
+        code = errno == EOPNOTSUPP ? 0 : errno;
+      }
+      ::close(fd);
     }
-    const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int code = fd < 0 ? errno : ::posix_fallocate(fd, 0, bytes);
-    if (fd >= 0) ::close(fd);
     if (code != 0) {
       failure = std::string(who) + ": " + file.string() + ": cannot reserve " +
                 std::to_string(bytes) + " bytes for the checkpoint: " + std::strerror(code);
-      std::error_code ignored;
-      std::filesystem::remove(file, ignored);
+      if (!created) {
+        std::error_code ignored;
+        std::filesystem::remove(file, ignored);
+      }
     }
   }
   mpi::agree(comm, failure);
@@ -165,6 +186,7 @@ void write_file(const distributed_layout& layout, const detail::owned_rows& rows
   const mpi::communicator comm(layout.comm());
   detail::hdf5_handle h5;
   agreed_stage(comm, [&] { h5 = detail::create_parallel(file, layout.comm(), who); });
+  reserve_space(layout, file, fields, true);
   const hid_t root = h5.get();
   agreed_stage(comm,
                [&] { write_attributes(root, layout, file, step, options, fingerprint, fields); });
@@ -207,7 +229,7 @@ std::filesystem::path checkpoint_writer::write_records(
   std::filesystem::path temporary = file;
   temporary += ".tmp";
   std::exception_ptr failure;
-  reserve_space(layout_, temporary, fields);
+  reserve_space(layout_, temporary, fields, false);
   try {
     write_file(layout_, *rows_, temporary, step, options_, fingerprint_, fields);
   } catch (...) {
@@ -225,6 +247,9 @@ std::filesystem::path checkpoint_writer::write_records(
   std::string finishing;
   if (comm.rank() == 0) {
     try {
+      // The reservation's blocks past the end HDF5 wrote go back (a truncation to the
+      // file's own size frees them).
+      std::filesystem::resize_file(temporary, std::filesystem::file_size(temporary));
       sync_path(temporary);
       std::filesystem::rename(temporary, file);
       sync_path(dir_);

@@ -13,10 +13,9 @@
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/core/error.hpp>
 
-namespace funcmesh::detail {
+#include "checkpoint_attributes.hpp"
 
-// What a checkpoint file says about itself (its root's attributes).
-inline constexpr int checkpoint_format_version = 1;
+namespace funcmesh::detail {
 
 // An hid_t closed by its own close function.
 class hdf5_handle {

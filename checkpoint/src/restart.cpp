@@ -121,6 +121,15 @@ staged read_checked(const distributed_layout& layout, const std::filesystem::pat
 
 checkpoint_step restart_records(const distributed_layout& layout, const std::filesystem::path& from,
                                 const std::vector<checkpoint_field>& fields) {
+  // Refused alike on every rank: the fields are the same everywhere.
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    for (std::size_t g = 0; g < f; ++g) {
+      if (fields[f].name == fields[g].name) {
+        throw agreed_error(std::string(who) + ": two fields named '" + fields[f].name +
+                           "' (each is read from the dataset of its name)");
+      }
+    }
+  }
   const mpi::communicator comm(layout.comm());
   const std::uint64_t fingerprint = mesh_fingerprint(layout);
   // The candidates, as rank 0 sees them (one file system), newest first.

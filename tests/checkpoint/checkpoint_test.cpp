@@ -5,6 +5,7 @@
 // back to the previous valid one; only the newest `keep` stay.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstdio>
@@ -74,6 +75,11 @@ TEST(checkpoint, a_restart_gives_back_the_same_bits_and_step) {
   fm::checkpoint_writer writer(layout, dir, {.keep = 2, .scheme = "ssp-rk3"});
   const fs::path file = writer.write({.step = 40, .t = 0.125, .dt = 1.0 / 320}, u, q);
   EXPECT_EQ(file.filename(), "checkpoint_0000000040.h5");
+  // The writer reserves the file's blocks ahead (a full disk shows before HDF5 writes);
+  // what HDF5 did not use is freed, not left allocated past the end of the file.
+  struct stat about {};
+  ASSERT_EQ(::stat(file.c_str(), &about), 0);
+  EXPECT_LE(about.st_blocks * 512, about.st_size + 65536) << "reserved blocks left past the end";
   fm::dist_function<double> u2(layout, "u");
   fm::dist_function<state> q2(layout, "q");
   const fm::checkpoint_step step = fm::restart(layout, dir, q2, u2);  // any order
@@ -278,6 +284,13 @@ TEST(checkpoint, refuses_another_mesh_another_field_list_and_a_missing_file) {
   EXPECT_NE(message([&] {
               fm::checkpoint_writer(layout, dir).write({.step = 6});
             }).find("no fields to write"),
+            std::string::npos);
+  fm::dist_function<double> u_again(layout, "u");
+  EXPECT_NE(message([&] { fm::restart(layout, dir, u, u_again); }).find("two fields named 'u'"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              fm::checkpoint_writer(layout, dir).write({.step = 7}, u, u_again);
+            }).find("two fields named 'u'"),
             std::string::npos);
 }
 
