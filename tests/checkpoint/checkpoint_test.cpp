@@ -66,6 +66,23 @@ void fill(const fm::distributed_layout& layout, fm::dist_function<double>& u,
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// Restarts `whole` (one rank, the whole mesh as one part) from `dir`: every cell holds the
+// values of its global id.
+void expect_values_of_global_ids(const fm::distributed_layout& whole, const fs::path& dir) {
+  fm::dist_function<double> v(whole, "u");
+  fm::dist_function<state> p(whole, "q");
+  fm::restart(whole, dir, v, p);
+  const auto values = v.read();
+  const auto states = p.read();
+  for (index_t c = 0; c < whole.owned_count(); ++c) {
+    const auto g = static_cast<double>(whole.local().global_cell[static_cast<std::size_t>(c)]);
+    ASSERT_EQ(values[c], std::sin(g) + 0.25 * g) << "global cell " << g;
+    ASSERT_EQ(states[c][0], g);
+    ASSERT_EQ(states[c][1], -g);
+    ASSERT_EQ(states[c][2], 1.0 / (1.0 + g));
+  }
+}
+
 TEST(checkpoint, a_restart_gives_back_the_same_bits_and_step) {
   const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
   const fs::path dir = fresh_directory("same_bits");
@@ -149,17 +166,7 @@ TEST(checkpoint, the_file_is_in_global_cell_order_whatever_the_rank_count) {
     }
   }
   // Read back on one rank, the whole mesh as one part: every cell is where its id says.
-  const fm::distributed_layout whole = fm::distribute_generated(MPI_COMM_SELF, mesh_maker);
-  fm::dist_function<double> v(whole, "u");
-  fm::dist_function<state> p(whole, "q");
-  fm::restart(whole, dir, v, p);
-  const auto values = v.read();
-  const auto states = p.read();
-  for (index_t c = 0; c < whole.owned_count(); ++c) {
-    const auto g = static_cast<double>(whole.local().global_cell[static_cast<std::size_t>(c)]);
-    ASSERT_EQ(values[c], std::sin(g) + 0.25 * g);
-    ASSERT_EQ(states[c][1], -g);
-  }
+  expect_values_of_global_ids(fm::distribute_generated(MPI_COMM_SELF, mesh_maker), dir);
 }
 
 // Rank r owns the cells c with c % ranks == r: every rank's rows are spread over the whole
@@ -181,18 +188,7 @@ TEST(checkpoint, round_robin_rows_are_written_and_read_back_in_global_order) {
   fill(layout, u, q);
   fm::checkpoint_writer(layout, dir).write({.step = 3}, u, q);
   // Read back on one rank with its own numbering: every cell is where its id says.
-  const fm::distributed_layout whole = fm::distribute(MPI_COMM_SELF, global);
-  fm::dist_function<double> v(whole, "u");
-  fm::dist_function<state> p(whole, "q");
-  fm::restart(whole, dir, v, p);
-  const auto values = v.read();
-  const auto states = p.read();
-  for (index_t c = 0; c < whole.owned_count(); ++c) {
-    const auto g = static_cast<double>(whole.local().global_cell[static_cast<std::size_t>(c)]);
-    ASSERT_EQ(values[c], std::sin(g) + 0.25 * g) << "global cell " << g;
-    ASSERT_EQ(states[c][0], g);
-    ASSERT_EQ(states[c][2], 1.0 / (1.0 + g));
-  }
+  expect_values_of_global_ids(fm::distribute(MPI_COMM_SELF, global), dir);
   // And the round-robin ranks read it back into their own scattered rows.
   fm::dist_function<double> u2(layout, "u");
   fm::dist_function<state> q2(layout, "q");
