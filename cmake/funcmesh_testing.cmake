@@ -9,6 +9,8 @@
 #     adds NAME_tcp_np<N> over the TCP transport (still on loopback). THREADS is
 #     OMP_NUM_THREADS (1 by default); THREADS unset removes OMP_NUM_THREADS and
 #     FUNCMESH_THREADS_TARGET from the test's environment, as a new user would run.
+#     With FUNCMESH_CLUSTER_TESTS, the rank counts 2 and 4 of RANKS also run across the
+#     two hosts of the rehearsal cluster (ci/cluster), NAME_cluster_np<N>, label cluster.
 include(GoogleTest)
 
 set(FUNCMESH_TEST_TIMEOUT 300 CACHE STRING "Default ctest TIMEOUT (seconds) for funcmesh tests")
@@ -20,15 +22,26 @@ set(FUNCMESH_MPI_TEST_ENVIRONMENT
     OMPI_MCA_btl_tcp_if_include=lo
     OMPI_MCA_oob_tcp_if_include=lo)
 
-if(FUNCMESH_ENABLE_MPI AND NOT MPIEXEC_PREFLAGS)
-  # Open MPI refuses more ranks than cores without --oversubscribe; binding every rank
-  # to a core then makes oversubscribed ranks fight over one.
+set(mpiexec_version "")
+if(FUNCMESH_ENABLE_MPI)
   execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE mpiexec_version
                   ERROR_QUIET)
-  if(mpiexec_version MATCHES "Open MPI|OpenRTE")
-    set(MPIEXEC_PREFLAGS --oversubscribe --bind-to none CACHE STRING "Flags before the executable" FORCE)
-  endif()
 endif()
+if(NOT MPIEXEC_PREFLAGS AND mpiexec_version MATCHES "Open MPI|OpenRTE")
+  # Open MPI refuses more ranks than cores without --oversubscribe; binding every rank
+  # to a core then makes oversubscribed ranks fight over one.
+  set(MPIEXEC_PREFLAGS --oversubscribe --bind-to none CACHE STRING "Flags before the executable" FORCE)
+endif()
+
+# ci/cluster needs Linux network namespaces and Open MPI's rsh launcher; its tests skip
+# (exit 77, with the reason) where namespaces cannot be made.
+set(cluster_default OFF)
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(cluster_default ON)
+endif()
+option(FUNCMESH_CLUSTER_TESTS
+       "Run the MPI tests at 2 and 4 ranks across ci/cluster's two rehearsal hosts too (label cluster)"
+       ${cluster_default})
 
 function(funcmesh_add_gtest name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;ENVIRONMENT" "SOURCES;LIBRARIES;LABELS")
@@ -94,4 +107,33 @@ function(funcmesh_add_mpi_test name)
           "${FUNCMESH_MPI_TEST_ENVIRONMENT}${threads_environment}${extra_environment};${arg_ENVIRONMENT}")
     endforeach()
   endforeach()
+  # Across the rehearsal cluster (ci/cluster mpirun, TCP between namespaces over
+  # rate-limited links), one such test at a time, the cluster a fixture (tests/CMakeLists.txt).
+  if(FUNCMESH_CLUSTER_TESTS)
+    foreach(ranks IN ITEMS 2 4)
+      if(NOT ranks IN_LIST arg_RANKS)
+        continue()
+      endif()
+      set(test_name ${name}_cluster_np${ranks})
+      add_test(NAME ${test_name}
+               COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../tests/cluster/on_cluster.sh ${ranks}
+                       $<TARGET_FILE:${arg_TARGET}> ${arg_ARGS})
+      if(arg_THREADS STREQUAL "unset")
+        set(threads_environment "")
+        set_tests_properties(${test_name} PROPERTIES ENVIRONMENT_MODIFICATION
+          "OMP_NUM_THREADS=unset:;FUNCMESH_THREADS_TARGET=unset:")
+      else()
+        set(threads_environment ";OMP_NUM_THREADS=${arg_THREADS}")
+      endif()
+      set_tests_properties(${test_name} PROPERTIES
+        TIMEOUT ${arg_TIMEOUT}
+        PROCESSORS ${ranks}
+        LABELS "mpi;cluster;${arg_LABELS}"
+        SKIP_RETURN_CODE 77
+        FIXTURES_REQUIRED funcmesh_cluster
+        RESOURCE_LOCK funcmesh_cluster
+        ENVIRONMENT
+          "${FUNCMESH_MPI_TEST_ENVIRONMENT}${threads_environment};${arg_ENVIRONMENT}")
+    endforeach()
+  endif()
 endfunction()
