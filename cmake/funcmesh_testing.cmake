@@ -9,6 +9,8 @@
 #     adds NAME_tcp_np<N> over the TCP transport (still on loopback). THREADS is
 #     OMP_NUM_THREADS (1 by default); THREADS unset removes OMP_NUM_THREADS and
 #     FUNCMESH_THREADS_TARGET from the test's environment, as a new user would run.
+#     The counts strictly between the fewest and the most of RANKS also get the label
+#     middle_ranks (ci/sanitize leaves them to the default build).
 #     With FUNCMESH_CLUSTER_TESTS, the rank counts 2 and 4 of RANKS also run across the
 #     two hosts of the rehearsal cluster (ci/cluster), NAME_cluster_np<N>, label cluster.
 include(GoogleTest)
@@ -34,8 +36,8 @@ if(NOT MPIEXEC_PREFLAGS AND mpiexec_version MATCHES "Open MPI|OpenRTE")
 endif()
 
 # ci/cluster needs root, Linux network namespaces and Open MPI's rsh launcher; its tests
-# skip (exit 77, with the reason) where namespaces cannot be made. Off by default for now:
-# they cost ci/test about 40 s it does not have (see docs/testing.md).
+# skip (exit 77, with the reason) where namespaces cannot be made. Off by default:
+# a user's ctest should not make network namespaces unasked; ci/test turns them on.
 option(FUNCMESH_CLUSTER_TESTS
        "Run the MPI tests at 2 and 4 ranks across ci/cluster's two rehearsal hosts too (label cluster)"
        OFF)
@@ -61,6 +63,22 @@ function(funcmesh_add_gtest name)
                        PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${labels}" ${environment})
 endfunction()
 
+# The properties every MPI test shares; the thread setting as funcmesh_add_mpi_test says.
+function(funcmesh_set_mpi_test_properties test_name ranks threads timeout labels environment)
+  if(threads STREQUAL "unset")
+    set(threads_environment "")
+    set_tests_properties(${test_name} PROPERTIES ENVIRONMENT_MODIFICATION
+      "OMP_NUM_THREADS=unset:;FUNCMESH_THREADS_TARGET=unset:")
+  else()
+    set(threads_environment ";OMP_NUM_THREADS=${threads}")
+  endif()
+  set_tests_properties(${test_name} PROPERTIES
+    TIMEOUT ${timeout}
+    PROCESSORS ${ranks}
+    LABELS "${labels}"
+    ENVIRONMENT "${FUNCMESH_MPI_TEST_ENVIRONMENT}${threads_environment};${environment}")
+endfunction()
+
 function(funcmesh_add_mpi_test name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;TIMEOUT;THREADS"
                         "RANKS;ARGS;LABELS;TCP_RANKS;ENVIRONMENT")
@@ -73,6 +91,13 @@ function(funcmesh_add_mpi_test name)
   if(NOT arg_THREADS)
     set(arg_THREADS 1)
   endif()
+  # The fewest and the most ranks of RANKS differ most in their code paths (one rank has
+  # no halo at all); the counts between them are labelled middle_ranks, which the
+  # sanitized run leaves to the default build (ci/sanitize).
+  set(sorted_ranks ${arg_RANKS})
+  list(SORT sorted_ranks COMPARE NATURAL)
+  list(GET sorted_ranks 0 fewest_ranks)
+  list(GET sorted_ranks -1 most_ranks)
   # Shared memory between ranks (NAME_np<N>), and for TCP_RANKS the transport a
   # multi-node run uses, TCP kept on loopback here (NAME_tcp_np<N>).
   foreach(transport default tcp)
@@ -80,31 +105,24 @@ function(funcmesh_add_mpi_test name)
       set(rank_counts ${arg_TCP_RANKS})
       set(prefix ${name}_tcp)
       set(labels "mpi;tcp;${arg_LABELS}")
-      set(extra_environment ";OMPI_MCA_btl=tcp,self")
+      set(environment "OMPI_MCA_btl=tcp,self;${arg_ENVIRONMENT}")
     else()
       set(rank_counts ${arg_RANKS})
       set(prefix ${name})
       set(labels "mpi;${arg_LABELS}")
-      set(extra_environment "")
+      set(environment "${arg_ENVIRONMENT}")
     endif()
     foreach(ranks IN LISTS rank_counts)
       set(test_name ${prefix}_np${ranks})
       add_test(NAME ${test_name}
                COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
                        $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
-      if(arg_THREADS STREQUAL "unset")
-        set(threads_environment "")
-        set_tests_properties(${test_name} PROPERTIES ENVIRONMENT_MODIFICATION
-          "OMP_NUM_THREADS=unset:;FUNCMESH_THREADS_TARGET=unset:")
-      else()
-        set(threads_environment ";OMP_NUM_THREADS=${arg_THREADS}")
+      set(test_labels "${labels}")
+      if(transport STREQUAL "default" AND ranks GREATER fewest_ranks AND ranks LESS most_ranks)
+        list(APPEND test_labels middle_ranks)
       endif()
-      set_tests_properties(${test_name} PROPERTIES
-        TIMEOUT ${arg_TIMEOUT}
-        PROCESSORS ${ranks}
-        LABELS "${labels}"
-        ENVIRONMENT
-          "${FUNCMESH_MPI_TEST_ENVIRONMENT}${threads_environment}${extra_environment};${arg_ENVIRONMENT}")
+      funcmesh_set_mpi_test_properties(${test_name} ${ranks} ${arg_THREADS} ${arg_TIMEOUT}
+                                       "${test_labels}" "${environment}")
     endforeach()
   endforeach()
   # Across the rehearsal cluster (ci/cluster mpirun, TCP between namespaces over
@@ -118,22 +136,12 @@ function(funcmesh_add_mpi_test name)
       add_test(NAME ${test_name}
                COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../tests/cluster/on_cluster.sh ${ranks}
                        $<TARGET_FILE:${arg_TARGET}> ${arg_ARGS})
-      if(arg_THREADS STREQUAL "unset")
-        set(threads_environment "")
-        set_tests_properties(${test_name} PROPERTIES ENVIRONMENT_MODIFICATION
-          "OMP_NUM_THREADS=unset:;FUNCMESH_THREADS_TARGET=unset:")
-      else()
-        set(threads_environment ";OMP_NUM_THREADS=${arg_THREADS}")
-      endif()
+      funcmesh_set_mpi_test_properties(${test_name} ${ranks} ${arg_THREADS} ${arg_TIMEOUT}
+                                       "mpi;cluster;${arg_LABELS}" "${arg_ENVIRONMENT}")
       set_tests_properties(${test_name} PROPERTIES
-        TIMEOUT ${arg_TIMEOUT}
-        PROCESSORS ${ranks}
-        LABELS "mpi;cluster;${arg_LABELS}"
         SKIP_RETURN_CODE 77
         FIXTURES_REQUIRED funcmesh_cluster
-        RESOURCE_LOCK funcmesh_cluster
-        ENVIRONMENT
-          "${FUNCMESH_MPI_TEST_ENVIRONMENT}${threads_environment};${arg_ENVIRONMENT}")
+        RESOURCE_LOCK funcmesh_cluster)
     endforeach()
   endif()
 endfunction()
