@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
+#include <funcmesh/comm/halo_progress.hpp>
 #include <funcmesh/framework.hpp>
 #include <funcmesh/func/function.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
@@ -199,12 +201,14 @@ void full_halo(problem& p, int rank) {
 // ---- 3. overlap ----
 
 struct overlap_times {
-  double ex, up, both;
+  double ex, up, both, both_unchunked;
 };
 
 // t_ex: the exchange alone; t_up: the update with a fresh halo (no exchange); t_both: the
-// update with a stale halo (begin, interior, end, boundary). Interleaved batches of 50.
+// update with a stale halo (begin, interior, end, boundary), the interior in the default
+// chunks with progress calls between them, and in one loop. Interleaved batches of 50.
 overlap_times time_overlap(problem& p, int rounds) {
+  const int chunks = fm::halo_progress_chunks();
   auto exchange = [&] {
     p.u.mark_halo_stale();
     p.u.exchange();
@@ -214,11 +218,17 @@ overlap_times time_overlap(problem& p, int rounds) {
     p.u.mark_halo_stale();
     p.update();
   };
-  const auto t = interleaved(p.comm(), rounds, 50, {exchange, update, both});
-  return {t[0], t[1], t[2]};
+  auto both_unchunked = [&] {
+    fm::set_halo_progress_chunks(1);
+    both();
+    fm::set_halo_progress_chunks(chunks);
+  };
+  const auto t = interleaved(p.comm(), rounds, 50, {exchange, update, both, both_unchunked});
+  return {t[0], t[1], t[2], t[3]};
 }
 
-double overlap(MPI_Comm world, int rank, int size) {
+// `forced_side` > 0: that side instead of the search's choice (a halo with wire time).
+double overlap(MPI_Comm world, int rank, int size, fm::index_t forced_side) {
   if (rank == 0) {
     std::printf("== 3. overlap: u_new = mean of face neighbours through a proxy\n");
     std::printf("   search for t_up/t_ex within 2x (medians of 5 rounds):\n");
@@ -242,7 +252,9 @@ double overlap(MPI_Comm world, int rank, int size) {
                   t.up * 1e6, t.up / t.ex);
     }
   }
+  if (forced_side > 0) best_side = forced_side;
   problem p(world, best_side);
+  const fm::index_t chosen_halo = p.max_halo();  // collective: every rank
   // Where an exchange's time goes: begin (pack, start) and end (wait, unpack).
   const fm::halo_field one[] = {{&p.u.local(), sizeof(double)}};
   std::vector<double> begins, ends;
@@ -262,15 +274,22 @@ double overlap(MPI_Comm world, int rank, int size) {
   }
   const auto exchanges = p.u.exchange_count();
   const overlap_times t = time_overlap(p, 21);
-  const auto expected = exchanges + 21u * 50u * 2u;  // the exchange and the stale update
+  const auto expected = exchanges + 21u * 50u * 3u;  // the exchange and the stale updates
   const bool counted = p.u.exchange_count() == expected;
   const double hidden = (t.ex + t.up - t.both) / std::min(t.ex, t.up);
+  const double hidden_unchunked = (t.ex + t.up - t.both_unchunked) / std::min(t.ex, t.up);
   if (rank == 0) {
-    std::printf("   chosen side %lld (medians of 21 rounds of 50 calls):\n",
-                static_cast<long long>(best_side));
+    std::printf("   %s side %lld, halo %lld cells (medians of 21 rounds of 50 calls):\n",
+                forced_side > 0 ? "given (--overlap-side)" : "chosen",
+                static_cast<long long>(best_side), static_cast<long long>(chosen_halo));
     std::printf("   t_ex %.2f us, t_up %.2f us, t_both %.2f us (up/ex %.2f%s)\n", t.ex * 1e6,
                 t.up * 1e6, t.both * 1e6, t.up / t.ex,
                 std::abs(std::log(t.up / t.ex)) <= std::log(2.0) ? "" : ", NOT within 2x");
+    std::printf(
+        "   interior in %lld chunk(s) with MPI_Testall between (FUNCMESH_HALO_PROGRESS_CHUNKS"
+        " %d):\n      t_both %.2f us, hidden %.3f; in one loop: t_both %.2f us, hidden %.3f\n",
+        static_cast<long long>(fm::detail::progress_chunk_count(p.layout.interior_count())),
+        fm::halo_progress_chunks(), t.both * 1e6, hidden, t.both_unchunked * 1e6, hidden_unchunked);
     std::printf("   an exchange: begin (pack + start) %.2f us, end (wait + unpack) %.2f us\n",
                 median(begins) * 1e6, median(ends) * 1e6);
     std::printf("   exchanges as expected (fresh update: none; stale update: one each): %s\n",
@@ -431,7 +450,28 @@ overhead_ratios distributed_overhead(MPI_Comm world, int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return fm::mpi::guarded_main(argc, argv, [](fm::mpi::environment& env) {
+  fm::index_t forced_side = 0;
+  for (int k = 1; k < argc; ++k) {
+    const std::string_view arg = argv[k];
+    if (arg == "--help") {
+      std::printf(
+          "Usage: mpirun -np N bench/halo [--overlap-side S]\n"
+          "  --overlap-side S  section 3 times the overlap on box2d_quad(S, S) instead of the\n"
+          "                    size whose update takes about as long as its exchange\n");
+      return 0;
+    }
+    if (arg == "--overlap-side" && k + 1 < argc) {
+      char* end = nullptr;
+      const long value = std::strtol(argv[++k], &end, 10);
+      if (*end == '\0' && value >= 2 && value <= 20000) {
+        forced_side = value;
+        continue;
+      }
+    }
+    std::fprintf(stderr, "bench/halo: bad argument '%s' (--help for usage)\n", argv[k]);
+    return 2;
+  }
+  return fm::mpi::guarded_main(argc, argv, [forced_side](fm::mpi::environment& env) {
     const MPI_Comm world = env.world().get();
     int rank = 0, size = 1;
     MPI_Comm_rank(world, &rank);
@@ -453,7 +493,7 @@ int main(int argc, char** argv) {
     {
       problem big(world, 1000);
       full_halo(big, rank);
-      hidden = overlap(world, rank, size);
+      hidden = overlap(world, rank, size, forced_side);
       strong_scaling(big, rank, size, t1);
       face_loops(big, rank);
     }

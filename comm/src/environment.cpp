@@ -1,12 +1,14 @@
 // environment: MPI start/stop, and the job-wide abort that keeps one failing rank from
 // hanging the others.
 #include <funcmesh/comm/environment.hpp>
+#include <funcmesh/comm/halo_progress.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
+#include <funcmesh/comm/halo_progress.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/profile_report.hpp>
 #include <funcmesh/comm/thread_share.hpp>
@@ -110,6 +112,9 @@ void environment::start_up(int rank, bool verbose) {
   std::exception_ptr failure;
   bool device_memory_to_mpi = false;
   try {
+    // Read here, so that a bad FUNCMESH_HALO_PROGRESS_CHUNKS is one collective error at
+    // start-up rather than a throw inside some rank's first overlapped assignment.
+    halo_progress_chunks();
     device_memory_to_mpi = gpu_aware();
   } catch (...) {
     failure = std::current_exception();

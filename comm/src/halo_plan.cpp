@@ -342,6 +342,20 @@ void halo_plan::end(const executor& on) {
   ++exchange_count_;
 }
 
+void halo_plan::progress() {
+  if (!in_flight_ || neighbour_part_.empty()) return;
+  for (std::size_t i = 0; i < current_.size(); ++i) {
+    slot& s = *slots_[i];
+    int done = 0;
+    const int code = MPI_Testall(static_cast<int>(s.requests.size()), s.requests.data(), &done,
+                                 MPI_STATUSES_IGNORE);
+    if (code != MPI_SUCCESS) {
+      abandoned_ = true;
+      check_mpi(code, "MPI_Testall", comm_);
+    }
+  }
+}
+
 void halo_plan::exchange(std::span<const halo_field> fields, const executor& on) {
   begin(fields, on);
   end(on);

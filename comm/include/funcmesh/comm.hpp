@@ -17,6 +17,7 @@
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
+#include <funcmesh/comm/halo_progress.hpp>
 #include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/comm/load_mesh.hpp>
 #include <funcmesh/comm/mpi_error.hpp>

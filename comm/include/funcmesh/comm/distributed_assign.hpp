@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/halo_progress.hpp>
 #include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/backend.hpp>
@@ -50,9 +51,10 @@ void check_target_sizes(const distributed_layout& layout, const grid_function_ba
 void check_target_layout(const distributed_layout& layout, const halo_state* target);
 
 // Steps 4-5, after keep_dirty: with no dirty halo among `reads`, loop(owned()) alone, no
-// message. Otherwise the round is begun, loop(range(0, interior)) overlaps it, the round
-// is ended (also when that loop throws: the peers' messages still arrive, and the loop's
-// failure is the one reported), then loop(range(interior, owned)).
+// message. Otherwise the round is begun, loop(range(0, interior)) overlaps it (in chunks,
+// the round let progress between them: halo_progress.hpp), the round is ended (also when
+// that loop throws: the peers' messages still arrive, and the loop's failure is the one
+// reported), then loop(range(interior, owned)).
 template <class Loop>
 void around_halo_round(const distributed_layout& layout, const halo_reads& reads,
                        const executor& on, const Loop& loop) {
@@ -62,7 +64,13 @@ void around_halo_round(const distributed_layout& layout, const halo_reads& reads
   }
   begin_round(layout, reads, on);
   try {
-    loop(iteration_space::range(0, layout.interior_count()));
+    const index_t interior = layout.interior_count();
+    const index_t chunks = progress_chunk_count(interior);
+    for (index_t k = 0; k < chunks; ++k) {
+      if (k > 0) progress_round(layout);
+      loop(iteration_space::range(chunk_begin(interior, chunks, k),
+                                  chunk_begin(interior, chunks, k + 1)));
+    }
   } catch (...) {
     try {
       end_round(layout, reads, on);

@@ -62,6 +62,11 @@ class halo_plan {
   void exchange(grid_function_base& f, std::size_t element_size,
                 const executor& on = default_executor());
 
+  // Lets the round in flight advance (MPI_Testall on its requests) without waiting: Open
+  // MPI's TCP transport moves a message past its eager limit only inside MPI calls, so a
+  // long interior loop calls this between chunks (halo_progress_chunks). No round in
+  // flight, no neighbours: nothing. Completes nothing end() would not; end() still waits.
+  void progress();
   bool in_flight() const { return in_flight_; }
   // Rounds completed (a round of several fields counts once).
   std::uint64_t exchange_count() const { return exchange_count_; }

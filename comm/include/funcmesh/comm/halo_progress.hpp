@@ -1,0 +1,40 @@
+// halo_progress: how a split-phase assignment keeps its halo round moving while it computes
+// the owned-interior cells. The interior loop is cut into chunks with an MPI_Testall on the
+// round between them, since Open MPI's TCP transport advances a message only inside MPI calls.
+#pragma once
+
+#include <algorithm>
+
+#include <funcmesh/core/index.hpp>
+
+namespace funcmesh {
+
+class distributed_layout;
+
+// The most chunks an overlapped interior loop is cut into; 1 runs it in one loop with no
+// MPI call until the round's end. Default: FUNCMESH_HALO_PROGRESS_CHUNKS when set (a
+// positive integer; anything else throws funcmesh::error naming it), else
+// default_halo_progress_chunks. Read once; set_halo_progress_chunks overrides it.
+// 1: on ci/cluster's hosts the chunks cost 1-4% and hid nothing (docs/distributed.md).
+inline constexpr int default_halo_progress_chunks = 1;
+int halo_progress_chunks();
+// Throws funcmesh::error unless chunks >= 1.
+void set_halo_progress_chunks(int chunks);
+
+// No chunk is cut smaller than this many cells: a chunk is one executor launch.
+inline constexpr index_t halo_progress_min_chunk = 4096;
+
+namespace detail {
+// How many chunks an interior of `interior` cells is cut into: at most
+// halo_progress_chunks(), each at least halo_progress_min_chunk cells, at least 1.
+index_t progress_chunk_count(index_t interior);
+// The first cell of chunk k of `chunks` over [0, interior): chunk k is
+// [chunk_begin(k), chunk_begin(k + 1)), chunk_begin(chunks) == interior.
+constexpr index_t chunk_begin(index_t interior, index_t chunks, index_t k) {
+  return interior / chunks * k + std::min(k, interior % chunks);
+}
+// Lets the round in flight on `layout`'s plan advance (halo_plan::progress).
+void progress_round(const distributed_layout& layout);
+}  // namespace detail
+
+}  // namespace funcmesh

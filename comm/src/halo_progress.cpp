@@ -1,0 +1,60 @@
+// The chunk setting of the overlapped interior loop and the progress call between chunks.
+#include <funcmesh/comm/halo_progress.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include <funcmesh/comm/distributed_layout.hpp>
+#include <funcmesh/comm/halo_plan.hpp>
+#include <funcmesh/core/error.hpp>
+#include <funcmesh/exec/thread_policy.hpp>
+
+namespace funcmesh {
+
+namespace {
+std::atomic<int> chunk_setting{0};  // 0: not read from the environment yet
+
+int chunks_from_environment() {
+  const char* name = "FUNCMESH_HALO_PROGRESS_CHUNKS";
+  const auto value =
+      exec::detail::parse_count(name, std::getenv(name), std::numeric_limits<int>::max());
+  if (!value) return default_halo_progress_chunks;
+  if (*value < 1) {
+    throw error(std::string(name) + "=0: must be at least 1 (1: no progress calls)");
+  }
+  return static_cast<int>(*value);
+}
+}  // namespace
+
+int halo_progress_chunks() {
+  int chunks = chunk_setting.load(std::memory_order_acquire);
+  if (chunks == 0) {  // threads racing here read the same environment
+    int expected = 0;
+    chunk_setting.compare_exchange_strong(expected, chunks_from_environment());
+    chunks = chunk_setting.load(std::memory_order_acquire);
+  }
+  return chunks;
+}
+
+void set_halo_progress_chunks(int chunks) {
+  if (chunks < 1) {
+    throw error("set_halo_progress_chunks(" + std::to_string(chunks) +
+                "): must be >= 1 (1: no progress calls)");
+  }
+  chunk_setting.store(chunks, std::memory_order_release);
+}
+
+namespace detail {
+
+index_t progress_chunk_count(index_t interior) {
+  const index_t most = halo_progress_chunks();
+  return std::max<index_t>(1, std::min(most, interior / halo_progress_min_chunk));
+}
+
+void progress_round(const distributed_layout& layout) { layout.halo().progress(); }
+
+}  // namespace detail
+
+}  // namespace funcmesh
