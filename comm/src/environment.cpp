@@ -1,7 +1,6 @@
 // environment: MPI start/stop, and the job-wide abort that keeps one failing rank from
 // hanging the others.
 #include <funcmesh/comm/environment.hpp>
-#include <funcmesh/comm/halo_progress.hpp>
 
 #include <cstdio>
 #include <cstdlib>
