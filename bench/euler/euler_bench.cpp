@@ -58,6 +58,7 @@ struct settings {
   int threads = 1;  // per rank, for both codes
   int memory_iterations = 10;
   std::uint64_t seed = 13;  // of the shuffled grid
+  bool distributed_only = false;
 };
 
 // Issue 13's goals.
@@ -146,6 +147,26 @@ example::memory_figures euler_set_up(MPI_Comm comm, const fm::executor& cpu,
   return out;
 }
 
+// --distributed-only: the gather form on every rank, interleaved rounds, the slowest
+// rank's time; its last line is euler_ms_per_iter_distributed.
+template <class Generate>
+int distributed_only(MPI_Comm world, const fm::executor& cpu, const Generate& generate,
+                     const settings& s) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  const fm::distributed_layout layout = fm::distribute_generated(world, generate);
+  solver_on gather(cpu, layout, airfoil::face_form::gather);
+  gather.iterate();
+  const double ms =
+      1e3 * bench::interleaved(world, s.rounds, s.iterations, {[&] { gather.iterate(); }})[0];
+  if (rank == 0) {
+    std::printf("== %d ranks, funcmesh gather form: %.2f ms per iteration (median)\n", size, ms);
+    std::printf("euler_ms_per_iter_distributed %.3f\n", ms);
+  }
+  return 0;
+}
+
 int run(fm::mpi::environment& env, int argc, char** argv) {
   const MPI_Comm world = env.world().get();
   int rank = 0, size = 1;
@@ -166,6 +187,9 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
   args.option("memory-iterations", s.memory_iterations,
               "iterations before the resident size after set-up is read");
   args.option("seed", s.seed, "of the shuffled grid's cell order");
+  args.flag("distributed-only", s.distributed_only,
+            "only the gather form on every rank (section 2) and euler_ms_per_iter_distributed: "
+            "bench/euler/two_hosts compares hosts with it");
   try {
     if (!args.parse(argc, argv, rank == 0)) return 0;
   } catch (const funcmesh::app::usage_error& e) {
@@ -195,6 +219,8 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
         static_cast<long long>(3 * s.i * s.j), size, s.threads, s.rounds, s.iterations,
         names.c_str(), cpu.name().c_str(), instruction_set());
   }
+
+  if (s.distributed_only) return distributed_only(world, cpu, generate, s);
 
   // 0. memory, before anything else has run in these processes. A process's figures are
   // those of a fresh run only while it is fresh: what one phase frees shapes the next one's

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -137,7 +138,10 @@ struct problem {
   fm::grid_function<neighbour_list> nbr;
 
   problem(MPI_Comm comm, fm::index_t side)
-      : layout(fm::distribute_generated(comm, [side] { return fm::box2d_quad(side, side); })),
+      : problem(comm, [side] { return fm::box2d_quad(side, side); }, {}) {}
+  problem(MPI_Comm comm, const std::function<fm::mesh()>& generate,
+          const fm::partition_options& partitioning)
+      : layout(fm::distribute_generated(comm, generate, partitioning)),
         plan(&layout.halo()),
         u(layout, "u"),
         v(layout, "v"),
@@ -231,20 +235,58 @@ overlap_times time_overlap(problem& p, int rounds) {
   return {t[0], t[1], t[2], t[3]};
 }
 
-// `forced_side` > 0: that side instead of the search's choice (a halo with wire time).
-double overlap(MPI_Comm world, int rank, int size, fm::index_t forced_side) {
+// The meshes section 3 searches: squares box2d_quad(side, side) partitioned by METIS, or
+// strips of `strip_width` columns whose parts are stacked along their length (geometric
+// bisection of a strip 1000 times taller than wide), so that a halo of strip_width cells
+// meets an interior of strip_width x rows: a round that carries real bytes at the size
+// where it takes as long as the update (a square's balanced halo is a few hundred bytes,
+// all latency).
+struct overlap_shape {
+  fm::index_t strip_width = 0;  // 0: squares
+  fm::index_t forced = 0;       // > 0: this side (rows per part) instead of the search's
+  int ranks = 1;
+
+  std::vector<fm::index_t> sizes() const {
+    if (strip_width == 0) return {16, 32, 64, 128, 256, 512};
+    std::vector<fm::index_t> rows;
+    // At most 4M owned cells a rank.
+    for (fm::index_t r = 1; r <= 1024 && r * strip_width <= (fm::index_t{4} << 20); r *= 2) {
+      rows.push_back(r);
+    }
+    return rows;
+  }
+  const char* size_name() const { return strip_width == 0 ? "side" : "rows"; }
+  std::unique_ptr<problem> make(MPI_Comm comm, fm::index_t size) const {
+    if (strip_width == 0) return std::make_unique<problem>(comm, size);
+    const fm::index_t width = strip_width, height = size * ranks;
+    fm::partition_options along;
+    along.method = fm::partition_method::geometric;
+    return std::make_unique<problem>(
+        comm,
+        [width, height] {
+          return fm::box2d_quad(width, height, {.lengths = {1, 1000, 1}});
+        },
+        along);
+  }
+};
+
+double overlap(MPI_Comm world, int rank, int size, const overlap_shape& shape) {
   if (rank == 0) {
     std::printf("== 3. overlap: u_new = mean of face neighbours through a proxy\n");
+    if (shape.strip_width > 0) {
+      std::printf("   strips box2d_quad(%lld, rows x ranks), parts stacked along their length\n",
+                  static_cast<long long>(shape.strip_width));
+    }
     std::printf("   search for t_up/t_ex within 2x (medians of 5 rounds):\n");
-    std::printf("   %6s %10s %8s | %10s %10s %7s\n", "side", "owned", "halo", "t_ex us", "t_up us",
-                "up/ex");
+    std::printf("   %6s %10s %8s | %10s %10s %7s\n", shape.size_name(), "owned", "halo", "t_ex us",
+                "t_up us", "up/ex");
   }
   fm::index_t best_side = 0;
   double best_distance = std::numeric_limits<double>::infinity();
-  for (fm::index_t side : {16, 32, 64, 128, 256, 512}) {
-    problem p(world, side);
-    const overlap_times t = time_overlap(p, 5);
-    const fm::index_t owned = p.max_owned(), halo = p.max_halo();
+  for (fm::index_t side : shape.sizes()) {
+    const auto p = shape.make(world, side);
+    const overlap_times t = time_overlap(*p, 5);
+    const fm::index_t owned = p->max_owned(), halo = p->max_halo();
     const double distance = std::abs(std::log(t.up / t.ex));
     if (distance < best_distance) {
       best_distance = distance;
@@ -255,9 +297,11 @@ double overlap(MPI_Comm world, int rank, int size, fm::index_t forced_side) {
                   static_cast<long long>(owned), static_cast<long long>(halo), t.ex * 1e6,
                   t.up * 1e6, t.up / t.ex);
     }
+    if (t.up > 4 * t.ex) break;  // larger ones only drift further from the balance
   }
-  if (forced_side > 0) best_side = forced_side;
-  problem p(world, best_side);
+  if (shape.forced > 0) best_side = shape.forced;
+  const auto chosen = shape.make(world, best_side);
+  problem& p = *chosen;
   const fm::index_t chosen_halo = p.max_halo();  // collective: every rank
   // Where an exchange's time goes: begin (pack, start) and end (wait, unpack).
   const fm::halo_field one[] = {{&p.u.local(), sizeof(double)}};
@@ -290,8 +334,8 @@ double overlap(MPI_Comm world, int rank, int size, fm::index_t forced_side) {
   const fm::index_t other_cut = fm::detail::progress_chunk_count(interior);
   fm::set_halo_progress_chunks(chunks);
   if (rank == 0) {
-    std::printf("   %s side %lld, halo %lld cells (medians of 21 rounds of 50 calls):\n",
-                forced_side > 0 ? "given (--overlap-side)" : "chosen",
+    std::printf("   %s %s %lld, halo %lld cells (medians of 21 rounds of 50 calls):\n",
+                shape.forced > 0 ? "given" : "chosen", shape.size_name(),
                 static_cast<long long>(best_side), static_cast<long long>(chosen_halo));
     std::printf("   t_ex %.2f us, t_up %.2f us, t_both %.2f us (up/ex %.2f%s)\n", t.ex * 1e6,
                 t.up * 1e6, t.both * 1e6, t.up / t.ex,
@@ -459,61 +503,92 @@ overhead_ratios distributed_overhead(MPI_Comm world, int rank, int size) {
   return {t[0] / t[1], t[2] / t[3]};
 }
 
+// A positive integer argument in [low, high], or 0.
+fm::index_t parse_count(const char* text, long low, long high) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  return *end == '\0' && value >= low && value <= high ? value : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  fm::index_t forced_side = 0;
+  overlap_shape shape;
+  bool overlap_only = false, rows_given = false;
   for (int k = 1; k < argc; ++k) {
     const std::string_view arg = argv[k];
     if (arg == "--help") {
       std::printf(
-          "Usage: mpirun -np N bench/halo [--overlap-side S]\n"
-          "  --overlap-side S  section 3 times the overlap on box2d_quad(S, S) instead of the\n"
-          "                    size whose update takes about as long as its exchange\n");
+          "Usage: mpirun -np N bench/halo [--overlap-side S | --overlap-strip W [--overlap-rows "
+          "R]]\n"
+          "                               [--overlap-only]\n"
+          "  --overlap-side S   section 3 times the overlap on box2d_quad(S, S) instead of the\n"
+          "                     size whose update takes about as long as its exchange\n"
+          "  --overlap-strip W  section 3 searches strips W cells wide whose parts are stacked\n"
+          "                     along their length (a halo of W cells on every rank): a halo\n"
+          "                     with wire time to hide, e.g. W = 65536 at 1 Gbit/s, 131072 at\n"
+          "                     10 Gbit/s (docs/distributed.md)\n"
+          "  --overlap-rows R   with --overlap-strip: R rows per part instead of the search's\n"
+          "  --overlap-only     section 3 only (and the overlap line)\n");
       return 0;
     }
-    if (arg == "--overlap-side" && k + 1 < argc) {
-      char* end = nullptr;
-      const long value = std::strtol(argv[++k], &end, 10);
-      if (*end == '\0' && value >= 2 && value <= 20000) {
-        forced_side = value;
-        continue;
-      }
+    const bool has_value = k + 1 < argc;
+    if (arg == "--overlap-side" && has_value && !rows_given) {
+      if ((shape.forced = parse_count(argv[++k], 2, 20000)) > 0) continue;
+    } else if (arg == "--overlap-strip" && has_value) {
+      if ((shape.strip_width = parse_count(argv[++k], 2, 1 << 22)) > 0) continue;
+    } else if (arg == "--overlap-rows" && has_value) {
+      rows_given = true;
+      if ((shape.forced = parse_count(argv[++k], 1, 1 << 20)) > 0) continue;
+    } else if (arg == "--overlap-only") {
+      overlap_only = true;
+      continue;
     }
     std::fprintf(stderr, "bench/halo: bad argument '%s' (--help for usage)\n", argv[k]);
     return 2;
   }
-  return fm::mpi::guarded_main(argc, argv, [forced_side](fm::mpi::environment& env) {
-    const MPI_Comm world = env.world().get();
-    int rank = 0, size = 1;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &size);
-    // One thread per rank unless asked otherwise: the ranks of a node share its cores.
-    if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
-        std::getenv("OMP_NUM_THREADS") == nullptr) {
-      fm::exec::set_threads_target(1);
-    }
-    if (rank == 0) {
-      std::printf(
-          "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"
-          "round's time the slowest rank's\n\n",
-          size, fm::exec::threads_target());
-    }
-    message_sizes(world, rank, size);
-    const double t1 = one_rank_step(world, rank);
-    double hidden = 0;
-    {
-      problem big(world, 1000);
-      full_halo(big, rank);
-      hidden = overlap(world, rank, size, forced_side);
-      strong_scaling(big, rank, size, t1);
-      face_loops(big, rank);
-    }
-    const overhead_ratios overhead = distributed_overhead(world, rank, size);
-    if (rank == 0) {
-      std::printf("overlap_hidden_fraction %.3f\n", hidden);
-      std::printf("distributed_assign_overhead_axpy %.3f\n", overhead.axpy);
-      std::printf("distributed_assign_overhead %.3f\n", overhead.face_sum);
-    }
-  });
+  if (rows_given && shape.strip_width == 0) {
+    std::fprintf(stderr, "bench/halo: --overlap-rows needs --overlap-strip W\n");
+    return 2;
+  }
+  return fm::mpi::guarded_main(
+      argc, argv, [shape, overlap_only](fm::mpi::environment& env) mutable {
+        const MPI_Comm world = env.world().get();
+        int rank = 0, size = 1;
+        MPI_Comm_rank(world, &rank);
+        MPI_Comm_size(world, &size);
+        shape.ranks = size;
+        // One thread per rank unless asked otherwise: the ranks of a node share its cores.
+        if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
+            std::getenv("OMP_NUM_THREADS") == nullptr) {
+          fm::exec::set_threads_target(1);
+        }
+        if (rank == 0) {
+          std::printf(
+              "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"
+              "round's time the slowest rank's\n\n",
+              size, fm::exec::threads_target());
+        }
+        if (overlap_only) {
+          const double hidden = overlap(world, rank, size, shape);
+          if (rank == 0) std::printf("overlap_hidden_fraction %.3f\n", hidden);
+          return;
+        }
+        message_sizes(world, rank, size);
+        const double t1 = one_rank_step(world, rank);
+        double hidden = 0;
+        {
+          problem big(world, 1000);
+          full_halo(big, rank);
+          hidden = overlap(world, rank, size, shape);
+          strong_scaling(big, rank, size, t1);
+          face_loops(big, rank);
+        }
+        const overhead_ratios overhead = distributed_overhead(world, rank, size);
+        if (rank == 0) {
+          std::printf("overlap_hidden_fraction %.3f\n", hidden);
+          std::printf("distributed_assign_overhead_axpy %.3f\n", overhead.axpy);
+          std::printf("distributed_assign_overhead %.3f\n", overhead.face_sum);
+        }
+      });
 }
