@@ -24,6 +24,9 @@ configure_package_config_file(cmake/funcmeshConfig.cmake.in
   INSTALL_DESTINATION ${FUNCMESH_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/funcmeshConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
+# The documentation, as in the source tree (its links between pages keep working).
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(FILES ${PROJECT_BINARY_DIR}/funcmeshConfig.cmake
               ${PROJECT_BINARY_DIR}/funcmeshConfigVersion.cmake
               cmake/FindMETIS.cmake
