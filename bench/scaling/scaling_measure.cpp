@@ -40,6 +40,9 @@ void measure(MPI_Comm world, const measure_settings& s) {
                 "max owned", "max halo", "nbrs", "msg KiB", "compute", "exchange", "projected",
                 "measured", "ratio");
   }
+  // The ranks of this rank's node (those with a neighbour elsewhere share its link).
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split(world, where.node, rank, &node);
   for (const std::string& family : s.families) {
     scheme scheme = scheme_named(family);
     scheme.kind.reductions = 0;  // the timed steps compute no residual
@@ -48,16 +51,12 @@ void measure(MPI_Comm world, const measure_settings& s) {
       const funcmesh::distributed_layout layout = funcmesh::distribute_generated(
           world, [&] { return family_mesh(scheme, per_part * size); });
       const part_shape shape = shape_of(layout.local());
-      // Ranks of this node with a neighbour elsewhere share its link.
       int leaves = 0;
       for (const int p : shape.neighbour_parts) {
         leaves |= where.nodes[static_cast<std::size_t>(p)] != where.node ? 1 : 0;
       }
       int sharing = 0;
-      MPI_Comm node = MPI_COMM_NULL;
-      MPI_Comm_split(world, where.node, rank, &node);
       MPI_Allreduce(&leaves, &sharing, 1, MPI_INT, MPI_SUM, node);
-      MPI_Comm_free(&node);
       network net = s.net;
       net.neighbour_latency.assign(1, {});
       net.neighbour_seconds_per_byte.assign(1, {});
@@ -70,24 +69,20 @@ void measure(MPI_Comm world, const measure_settings& s) {
       net.compute_share = {where.cpu_share};
       step_kind step = scheme.kind;
       step.seconds_per_cell = per_cell;
-      const part_time mine = project_part(shape, 0, size, step, net);
+      // This rank's projection (its slowest part is itself) and its shape's largest figures.
+      const projection mine = project({shape}, size, step, net);
       // The slowest rank's projection, and its parts.
-      double slowest[3] = {mine.total(), mine.compute, mine.exchange};
+      double slowest[3] = {mine.slowest.total(), mine.slowest.compute, mine.slowest.exchange};
       struct {
         double value;
         int rank;
-      } key{mine.total(), rank}, top{};
+      } key{mine.slowest.total(), rank}, top{};
       MPI_Allreduce(&key, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, world);
       MPI_Bcast(slowest, 3, MPI_DOUBLE, top.rank, world);
-      const double halo_max = bench::max_over(world, static_cast<double>(shape.halo));
-      const double owned_max = bench::max_over(world, static_cast<double>(shape.owned));
-      const double nbrs_max =
-          bench::max_over(world, static_cast<double>(shape.neighbour_parts.size()));
-      double message = 0;
-      for (const index_t c : shape.send_cells) {
-        message = std::max(message, step.halo_bytes_per_cell * static_cast<double>(c));
-      }
-      message = bench::max_over(world, message);
+      double largest[4] = {static_cast<double>(mine.max_owned), static_cast<double>(mine.max_halo),
+                           static_cast<double>(mine.max_neighbours), mine.max_message_bytes};
+      MPI_Allreduce(MPI_IN_PLACE, largest, 4, MPI_DOUBLE, MPI_MAX, world);
+      const auto [owned_max, halo_max, nbrs_max, message] = largest;
       const int batch = std::max(1, std::min(50, static_cast<int>(500000 / per_part)));
       const double measured = seconds_per_step(scheme, layout, 7, batch);
       if (rank == 0) {
@@ -99,6 +94,7 @@ void measure(MPI_Comm world, const measure_settings& s) {
       }
     }
   }
+  MPI_Comm_free(&node);
   if (rank == 0)
     std::printf("   (ratio: measured / projected; the goal is within 0.8 to 1.25)\n\n");
 }
