@@ -1,12 +1,16 @@
 # FUNCMESH_NATIVE: funcmesh's own targets (the library, examples, benchmarks and tests)
-# compiled for the instruction set of the machine that builds them, with floating-point
-# contraction off, so that the option changes speed, never results: without contraction
-# into FMAs the arithmetic is the IEEE arithmetic of a portable build, bit for bit (the
-# Airfoil's published residuals, equal bits on the host and on the GPU with --fmad=false).
-# PRIVATE flags only: nothing reaches consumers of the installed package. Binaries built
-# with it run only on CPUs like the build machine's, so packages (Spack, distributions)
-# and builds whose binaries travel (the cuda and gpu-check presets) turn it OFF and set
-# their own target flags.
+# compiled for the instruction set of the machine that builds them. Binaries built with
+# it run only on CPUs like the build machine's, so packages (Spack, distributions) and
+# builds whose binaries travel (the cuda and gpu-check presets) turn it OFF and set their
+# own target flags.
+# Floating-point contraction is off in every build, not only native ones: a target with
+# FMA (-march=native here, Spack's -march=x86-64-v3/v4 through its compiler wrapper)
+# would otherwise fuse a*b+c in one inlined code path and not in another, and the paged
+# and in-memory paths, or the executors, would differ in the last bit. Without
+# contraction the arithmetic is the IEEE arithmetic of a portable build, bit for bit (the
+# Airfoil's published residuals, equal bits on the host and on the GPU with --fmad=false),
+# and a target option changes speed, never results.
+# PRIVATE flags only: nothing reaches consumers of the installed package.
 #
 # The flag text is kept out of the cache (ci/gpu-check looks for it in CMakeCache.txt).
 include(CheckCXXCompilerFlag)
@@ -17,16 +21,16 @@ if(FUNCMESH_NATIVE)
   check_cxx_compiler_flag(${funcmesh_native_candidate} FUNCMESH_COMPILER_HAS_NATIVE_ARCH)
   if(FUNCMESH_COMPILER_HAS_NATIVE_ARCH)
     list(APPEND funcmesh_native_cxx_flags ${funcmesh_native_candidate})
-    check_cxx_compiler_flag(-ffp-contract=off FUNCMESH_COMPILER_HAS_FP_CONTRACT_OFF)
-    if(FUNCMESH_COMPILER_HAS_FP_CONTRACT_OFF)
-      list(APPEND funcmesh_native_cxx_flags -ffp-contract=off)
-    endif()
-    string(JOIN " " funcmesh_native_shown ${funcmesh_native_cxx_flags})
-    message(STATUS "FUNCMESH_NATIVE: funcmesh's own targets built for this CPU (${funcmesh_native_shown})")
+    message(STATUS "FUNCMESH_NATIVE: funcmesh's own targets built for this CPU "
+                   "(${funcmesh_native_candidate})")
   else()
     message(WARNING "FUNCMESH_NATIVE is ON but ${CMAKE_CXX_COMPILER_ID} does not accept "
                     "${funcmesh_native_candidate}: building for the default target")
   endif()
+endif()
+check_cxx_compiler_flag(-ffp-contract=off FUNCMESH_COMPILER_HAS_FP_CONTRACT_OFF)
+if(FUNCMESH_COMPILER_HAS_FP_CONTRACT_OFF)
+  list(APPEND funcmesh_native_cxx_flags -ffp-contract=off)
 endif()
 
 # Adds the flags to one of funcmesh's own targets (funcmesh_target_warnings calls it, so

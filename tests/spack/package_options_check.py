@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The Spack package against the build it drives: every CMake option package.py's
 cmake_args passes (define / define_from_variant) is an option the top-level CMakeLists.txt
-declares, every variant maps to one, and the stand-alone tests' programs and sources exist.
+declares, every variant maps to one, every language the build enables has its
+depends_on (Spack sets up only the compilers a package depends on), and the stand-alone
+tests' programs and sources exist.
 Usage: package_options_check.py SOURCE_DIR"""
 
 import ast
@@ -16,7 +18,7 @@ def main(source: Path) -> int:
     cmake = (source / "CMakeLists.txt").read_text()
     declared = set(re.findall(r"(?:option|cmake_dependent_option)\((FUNCMESH_\w+)", cmake))
     declared |= {"CMAKE_CUDA_ARCHITECTURES"}
-    passed, variants, mapped = set(), set(), set()
+    passed, variants, mapped, dependencies = set(), set(), set(), set()
     cmake_args = [f for f in ast.walk(tree) if getattr(f, "name", "") == "cmake_args"]
     in_cmake_args = {n for f in cmake_args for n in ast.walk(f)}
     for node in ast.walk(tree):
@@ -30,6 +32,8 @@ def main(source: Path) -> int:
                 mapped.add(strings[1])
         elif name == "variant" and strings:
             variants.add(strings[0])
+        elif name == "depends_on" and strings:
+            dependencies.add(strings[0])
     problems = []
     if not passed:
         problems.append("package.py passes no CMake option")
@@ -37,6 +41,16 @@ def main(source: Path) -> int:
         problems.append(f"package.py passes {option}, which CMakeLists.txt does not declare")
     for variant in sorted(variants - mapped):
         problems.append(f"variant '{variant}' maps to no CMake option")
+    # CUDA comes with CudaPackage (depends_on("cuda") when +cuda).
+    enabled = set(re.findall(r"enable_language\((C|CXX)\)", cmake))
+    project = re.search(r"project\([^)]*LANGUAGES([A-Z ]+)", cmake)
+    enabled |= set(project.group(1).split()) - {"CUDA"} if project else set()
+    for language in sorted(enabled):
+        if language.lower() not in dependencies:
+            problems.append(
+                f"CMakeLists.txt enables {language}, and package.py has no "
+                f'depends_on("{language.lower()}", type="build")'
+            )
     for path in (
         "tests/install/consumer/CMakeLists.txt",
         "tools/funcmesh_partition.cpp",

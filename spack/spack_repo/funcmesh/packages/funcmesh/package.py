@@ -47,6 +47,8 @@ class Funcmesh(CMakePackage, CudaPackage):
     conflicts("cuda_arch=none", when="+cuda", msg="+cuda needs cuda_arch=<the GPUs' arch>")
 
     depends_on("cxx", type="build")
+    # FindHDF5 test-compiles its C component: CMakeLists.txt enables C with +hdf5.
+    depends_on("c", type="build", when="+hdf5")
     depends_on("cmake@3.24:", type="build")
 
     depends_on("mpi", when="+mpi")
