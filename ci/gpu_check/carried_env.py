@@ -97,7 +97,12 @@ class Carried:
         if shutil.which("dpkg") is None:
             die("dpkg is needed to unpack the carried Open MPI (.deb)")
         for deb in data["debs"]:
-            subprocess.run(["dpkg", "-x", str(CARRY / deb), str(self.root)], check=True)
+            unpacked = subprocess.run(
+                ["dpkg", "-x", str(CARRY / deb), str(self.root)], capture_output=True, text=True
+            )
+            if unpacked.returncode != 0:
+                self.remove()
+                die(f"dpkg -x {CARRY / deb} failed: {unpacked.stderr.strip()}")
         usr, lib = self.root / "usr", self.root / "usr/lib" / MULTIARCH
         # Debian makes these links with update-alternatives, which dpkg -x does not run.
         for name in ("mpirun", "mpiexec"):
@@ -109,6 +114,7 @@ class Carried:
             (lib / "libpsm_infinipath.so.1").unlink(missing_ok=True)
             (lib / "libpsm_infinipath.so.1").symlink_to(f"../libpsm1/{psm[-1].name}")
         if not os.access(usr / "bin/orterun", os.X_OK):
+            self.remove()
             die("the carried .debs hold no usr/bin/orterun")
         self.mpirun = str(usr / "bin/mpirun")
         self.home = self.root / "home"  # no ~/.openmpi or ~/.pmix of the machine's
