@@ -35,9 +35,9 @@ carried there in one git-ignored folder, build/gpu-carry.
 
 run writes gpu-check[-dry|-rehearsal].log (everything) and summary[...].txt (step, result,
 seconds, key figure) to --results DIR (relative to the repository root), else $OUT (the
-device tool collects it), else build/gpu-check-results. Every carried program runs in the machine's environment with its
-OMPI_*, OPAL_*, ORTE_*, PRTE_*, PMIX_*, UCX_*, HWLOC_* and FUNCMESH_* variables cleared and
-ours set explicitly (the log lists both).
+device tool collects it), else build/gpu-check-results. Every carried program runs in the
+machine's environment with its OMPI_*, OPAL_*, ORTE_*, PRTE_*, PMIX_*, UCX_*, HWLOC_* and
+FUNCMESH_* variables cleared and ours set explicitly (the log lists both).
 
 On the device tool: run(command="ci/gpu-check run", carry=["build/gpu-carry"], timeout_s=330).
 """
