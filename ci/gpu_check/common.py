@@ -64,3 +64,18 @@ def tree_bytes(untracked=False):
     flags = ["--others", "--exclude-standard"] if untracked else []
     names = output_of(["git", "ls-files", "-z", *flags], check=False).split("\0")
     return sum(os.path.getsize(n) for n in names if n and os.path.isfile(n))
+
+
+def size_report():
+    """Prints the sizes; returns a reason when the carried folder and the tree are over."""
+    carried = sum(p.stat().st_size for p in (REPO / CARRY).rglob("*") if p.is_file())
+    tree, untracked = tree_bytes(), tree_bytes(untracked=True)
+    print(
+        f"sizes: {CARRY} {mib(carried)}, tracked tree {mib(tree)}, together "
+        f"{mib(carried + tree)} (budget {BUDGET_MIB} MiB)"
+    )
+    if untracked:
+        print(f"sizes: untracked, not ignored files travel too: {mib(untracked)}")
+    if carried + tree > BUDGET_MIB * 1048576:
+        return f"over budget: {mib(carried + tree)} > {BUDGET_MIB} MiB"
+    return ""

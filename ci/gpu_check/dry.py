@@ -10,10 +10,8 @@ from pathlib import Path
 
 import closure
 import plan
-import prepare
-from common import CARRY, REPO, now, output_of
-
-NO_GPU_MESSAGE = re.compile(r"(no|not)[^.]*(gpu|cuda device)|gpu[^.]*(required|not|no )", re.I)
+from checks import NO_GPU
+from common import CARRY, REPO, now, output_of, size_report
 
 
 def checks(run, data):
@@ -110,7 +108,7 @@ def checks(run, data):
     two_ranks(run, data, row)
     heat_on_three_ranks(run, data, row)
     require_gpu(run, data, row)
-    over = prepare.sizes()
+    over = size_report()
     row("sizes", [over] if over else [], "carried folder and tracked tree within budget")
 
 
@@ -211,7 +209,7 @@ def require_gpu(run, data, row):
                 "exit status 0 without a GPU"
                 + (": auto fell back to the CPU" if executor == "auto" else "")
             )
-        elif not NO_GPU_MESSAGE.search(out.output):
+        elif not NO_GPU.search(out.output):
             problems.append(f"exit status {out.rc}, but no clear 'no GPU' message")
         last = out.output.strip().splitlines()[-1:] or [""]
         row(name, problems, f"exit {out.rc}: {last[0][:150]}", out.output)

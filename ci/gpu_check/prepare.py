@@ -14,7 +14,7 @@ import closure
 import elf_versions
 import manifest
 import plan
-from common import BUDGET_MIB, BUILD, CARRY, REPO, die, mib, output_of, tree_bytes
+from common import BUILD, CARRY, REPO, die, output_of, size_report
 
 EXAMPLES = {
     "euler": "examples/euler",
@@ -255,7 +255,7 @@ def prepare():
         "host": {name: host_figure(*how) for name, how in plan.HOST_FIGURES.items()},
     }
     print(f"== manifest: {manifest.write(data)}")
-    over = sizes()
+    over = size_report()
     if over:
         die(over)
     print(f"prepare: done in {time.monotonic() - started:.1f} s")
@@ -279,18 +279,3 @@ def commit():
     head = output_of(["git", "rev-parse", "--short", "HEAD"], check=False).strip() or "unknown"
     dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"]).returncode != 0
     return head + (" + uncommitted changes" if dirty else "")
-
-
-def sizes():
-    """Prints the sizes; returns a reason when the carried folder and the tree are over."""
-    carried = sum(p.stat().st_size for p in CARRY.rglob("*") if p.is_file())
-    tree, untracked = tree_bytes(), tree_bytes(untracked=True)
-    print(
-        f"sizes: {CARRY} {mib(carried)}, tracked tree {mib(tree)}, together "
-        f"{mib(carried + tree)} (budget {BUDGET_MIB} MiB)"
-    )
-    if untracked:
-        print(f"sizes: untracked, not ignored files travel too: {mib(untracked)}")
-    if carried + tree > BUDGET_MIB * 1048576:
-        return f"over budget: {mib(carried + tree)} > {BUDGET_MIB} MiB"
-    return ""
