@@ -1,6 +1,14 @@
 # Install rules and the exported package: find_package(funcmesh CONFIG) gives
-# funcmesh::funcmesh (and the modules) and re-finds MPI, METIS, OpenMP and CUDA.
+# funcmesh::funcmesh (and the modules) and re-finds MPI, METIS, OpenMP and CUDA, and
+# PT-Scotch and ParMETIS where comm links them.
 include(CMakePackageConfigHelpers)
+
+# Set by comm/src/partitioners/partitioners.cmake; a build without MPI has neither.
+foreach(partitioner PTSCOTCH PARMETIS)
+  if(NOT FUNCMESH_HAVE_${partitioner})
+    set(FUNCMESH_HAVE_${partitioner} OFF)
+  endif()
+endforeach()
 
 set(funcmesh_targets funcmesh funcmesh_framework funcmesh_partition)
 if(FUNCMESH_ENABLE_MPI)
@@ -30,4 +38,6 @@ install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(FILES ${PROJECT_BINARY_DIR}/funcmeshConfig.cmake
               ${PROJECT_BINARY_DIR}/funcmeshConfigVersion.cmake
               cmake/FindMETIS.cmake
+              cmake/FindPTScotch.cmake
+              cmake/FindParMETIS.cmake
         DESTINATION ${FUNCMESH_INSTALL_CMAKEDIR})

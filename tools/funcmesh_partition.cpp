@@ -1,6 +1,7 @@
 // funcmesh-partition: read a Gmsh mesh (or generate a built-in one), split it into N parts
 // with METIS or the geometric partitioner, print the partition's metrics, and write the
-// partition as a .vtu file (cell data "part") for ParaView.
+// partition as a .vtu file (cell data "part") for ParaView. --convert IN.msh OUT.h5 writes
+// a funcmesh mesh file instead (mesh_convert.hpp).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <funcmesh/io/vtu.hpp>
 #include <funcmesh/partition.hpp>
 #include <funcmesh/partition/vtk_piece.hpp>
+
+#include "mesh_convert.hpp"
 
 namespace fm = funcmesh;
 
@@ -32,6 +35,7 @@ struct options {
   std::string method = "kway";
   std::string objective = "cut";
   std::string adjacency = "face";
+  std::vector<std::string> convert;  // IN.msh OUT.h5, or empty
 };
 
 // The command line (funcmesh::app::program); false after --help. Exits 2 with one line
@@ -53,9 +57,14 @@ bool parse(int argc, char** argv, options& chosen) {
               "move interior nodes of the generated mesh randomly by up to this fraction of "
               "the cell size")
       ->check(CLI::Range(0.0, 0.5));
-  args.option("parts", chosen.parts, "number of parts")
-      ->required()
-      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  auto* convert = args.option("convert", chosen.convert,
+                              "IN.msh OUT.h5: write the Gmsh mesh IN as a funcmesh mesh file "
+                              "(HDF5, read in parallel; docs/meshes.md) and stop")
+                      ->expected(2);
+  convert->excludes(mesh)->excludes(generate);
+  auto* parts = args.option("parts", chosen.parts, "number of parts (required unless --convert)")
+                    ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  convert->excludes(parts);
   args.option("method", chosen.method, "METIS k-way, METIS recursive bisection or geometric")
       ->check(CLI::IsMember({"kway", "recursive", "geometric"}));
   args.option("objective", chosen.objective, "edge cut or METIS communication volume")
@@ -70,6 +79,10 @@ bool parse(int argc, char** argv, options& chosen) {
   args.flag("no-output", chosen.no_output, "write no file");
   try {
     if (!args.parse(argc, argv)) return false;
+    if (!chosen.convert.empty()) return true;
+    if (chosen.parts == 0) {
+      throw fm::app::usage_error("funcmesh-partition: --parts is required (see --help)");
+    }
     if (chosen.mesh_file.empty() == chosen.generate.empty()) {
       throw fm::app::usage_error(
           "funcmesh-partition: give exactly one of --mesh FILE and --generate NAME (see --help)");
@@ -98,6 +111,10 @@ int main(int argc, char** argv) {
   options chosen;
   if (!parse(argc, argv, chosen)) return 0;
   try {
+    if (!chosen.convert.empty()) {
+      fm::tools::convert_mesh(chosen.convert[0], chosen.convert[1]);
+      return 0;
+    }
     auto start = std::chrono::steady_clock::now();
     fm::mesh m;
     if (!chosen.mesh_file.empty()) {

@@ -9,27 +9,6 @@
 
 namespace funcmesh::detail {
 
-hdf5_handle& hdf5_handle::operator=(hdf5_handle&& other) noexcept {
-  if (this != &other) {
-    reset();
-    id_ = other.id_;
-    close_ = other.close_;
-    other.id_ = H5I_INVALID_HID;
-  }
-  return *this;
-}
-
-void hdf5_handle::reset() noexcept {
-  if (id_ >= 0 && close_ != nullptr) close_(id_);
-  id_ = H5I_INVALID_HID;
-}
-
-hid_t checked(hid_t status, const std::string& who, const std::filesystem::path& file,
-              const char* call) {
-  if (status < 0) throw error(who + ": " + file.string() + ": " + call + " failed");
-  return status;
-}
-
 namespace {
 // HDF5 prints its own error stack by default; funcmesh's messages say what failed.
 hdf5_handle parallel_access(MPI_Comm comm, const std::string& who,

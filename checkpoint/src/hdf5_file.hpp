@@ -4,6 +4,7 @@
 
 #include <hdf5.h>
 #include <mpi.h>
+#include <funcmesh/comm/detail/hdf5_handle.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -16,31 +17,6 @@
 #include "checkpoint_attributes.hpp"
 
 namespace funcmesh::detail {
-
-// An hid_t closed by its own close function.
-class hdf5_handle {
- public:
-  hdf5_handle() = default;
-  hdf5_handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  hdf5_handle(const hdf5_handle&) = delete;
-  hdf5_handle& operator=(const hdf5_handle&) = delete;
-  hdf5_handle(hdf5_handle&& other) noexcept : id_(other.id_), close_(other.close_) {
-    other.id_ = H5I_INVALID_HID;
-  }
-  hdf5_handle& operator=(hdf5_handle&& other) noexcept;
-  ~hdf5_handle() { reset(); }
-  void reset() noexcept;
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-
- private:
-  hid_t id_ = H5I_INVALID_HID;
-  herr_t (*close_)(hid_t) = nullptr;
-};
-
-// Throws error("<who>: <file>: <call> failed") when `status` is negative; returns it.
-hid_t checked(hid_t status, const std::string& who, const std::filesystem::path& file,
-              const char* call);
 
 // Opens or creates `file` on every rank of `comm` through the MPI-IO driver (collective).
 hdf5_handle create_parallel(const std::filesystem::path& file, MPI_Comm comm,

@@ -53,7 +53,8 @@ std::vector<std::byte> receive_bytes(MPI_Comm comm, int from) {
 
 std::vector<int> partition_for(const mesh& global, const graph& dual, int parts,
                                const partition_options& partitioning) {
-  if (partitioning.method == partition_method::geometric) {
+  if (partitioning.method == partition_method::geometric ||
+      partitioning.method == partition_method::hilbert) {
     return partition_mesh(global, parts, partitioning);
   }
   return partition_graph(dual, parts, partitioning);

@@ -32,6 +32,8 @@ struct settings {
   fm::index_t i = 100;
   fm::index_t j = 150;
   std::string mesh;
+  std::string partitioner = "auto";
+  std::string save_mesh;
   int iterations = 1000;
   int print_every = 100;
   std::string form = "gather";
@@ -41,10 +43,24 @@ struct settings {
   fm::app::checkpoint_options checkpoints;
 };
 
+// A file as app::load_file reads it; the built-in grid generated on every rank and cut by
+// METIS (auto, metis) on each, or in slabs partitioned in parallel (the others).
 fm::distributed_layout load(MPI_Comm comm, const settings& s) {
-  if (!s.mesh.empty()) return fm::distribute_gmsh(comm, s.mesh);
   const fm::airfoil_options grid{.i = s.i, .j = s.j, .round_to_file_precision = !s.full_precision};
-  return fm::distribute_generated(comm, [grid] { return fm::airfoil_grid(grid); });
+  if (!s.save_mesh.empty()) {
+    if (!s.mesh.empty()) throw fm::app::usage_error("euler: --save-mesh saves the built-in grid");
+    fm::mpi::on_root_agreed(fm::mpi::communicator(comm),
+                            [&] { fm::write_mesh_file(s.save_mesh, fm::airfoil_grid(grid)); });
+  }
+  if (!s.mesh.empty()) return fm::app::load_file(comm, s.mesh, s.partitioner);
+  const fm::partitioner which = fm::partitioner_named(s.partitioner);
+  if (which == fm::partitioner::automatic || which == fm::partitioner::metis) {
+    return fm::distribute_generated(comm, [grid] { return fm::airfoil_grid(grid); });
+  }
+  int ranks = 1, rank = 0;
+  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_rank(comm, &rank);
+  return fm::distribute_slab(comm, fm::slab_of(fm::airfoil_grid(grid), ranks, rank), which);
 }
 
 // The mesh must be 2-D with boundary groups "wall" and "farfield" (and no other).
@@ -67,7 +83,13 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
                         "Compressible Euler flow past NACA0012 (the classic Airfoil algorithm).");
   args.option("i", s.i, "built-in grid: cells around the airfoil per third of the C (3I x J)");
   args.option("j", s.j, "built-in grid: cells from the wall to the far field");
-  args.option("mesh", s.mesh, "a 2-D Gmsh .msh file with groups \"wall\" and \"farfield\"");
+  args.option("mesh", s.mesh,
+              "a 2-D mesh with groups \"wall\" and \"farfield\": a Gmsh .msh file or a funcmesh "
+              ".h5 mesh file (read in parallel)");
+  args.option("partitioner", s.partitioner,
+              "auto (METIS; in parallel for .h5 files), metis, parmetis, ptscotch or hilbert")
+      ->check(CLI::IsMember(fm::app::partitioner_names()));
+  args.option("save-mesh", s.save_mesh, "write the built-in grid to this funcmesh .h5 file first");
   args.option("iterations", s.iterations,
               "Airfoil iterations: the last iteration number (a restarted run continues to it)");
   args.option("print-every", s.print_every, "print the rms residual every N iterations");

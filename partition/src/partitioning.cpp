@@ -11,6 +11,7 @@
 #include <string>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/partition/hilbert.hpp>
 #include <funcmesh/partition/metis_error.hpp>
 
 namespace funcmesh {
@@ -119,8 +120,9 @@ bool connected(const graph& g) {
 }
 
 void check_options(const graph& g, int parts, const partition_options& options) {
-  if (options.method == partition_method::geometric) {
-    fail("the geometric method needs coordinates: use partition_mesh or partition_points");
+  if (options.method == partition_method::geometric ||
+      options.method == partition_method::hilbert) {
+    fail("the geometric and hilbert methods need coordinates: use partition_mesh");
   }
   if (parts < 1) fail("the number of parts must be at least 1, not " + std::to_string(parts));
   if (parts > g.vertex_count()) {
@@ -207,6 +209,12 @@ std::vector<int> partition_graph(const graph& g, int parts, const partition_opti
 }
 
 std::vector<int> partition_mesh(const mesh& m, int parts, const partition_options& options) {
+  if (options.method == partition_method::hilbert) {
+    if (!options.cell_weights.empty()) {
+      throw error("funcmesh::partition_mesh: the hilbert method takes no cell weights");
+    }
+    return partition_hilbert(m, parts);
+  }
   if (options.method == partition_method::geometric) {
     if (options.cell_weights.size() != 0 &&
         static_cast<index_t>(options.cell_weights.size()) != m.cell_count()) {

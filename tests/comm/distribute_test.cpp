@@ -15,6 +15,7 @@
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 
+#include "local_mesh_equality.hpp"
 #include "world.hpp"
 
 namespace funcmesh::testing {
@@ -23,28 +24,6 @@ namespace {
 
 using test_support::world_rank;
 using test_support::world_size;
-
-void expect_same(const local_mesh& a, const local_mesh& b) {
-  EXPECT_EQ(a.part, b.part);
-  EXPECT_EQ(a.interior_count, b.interior_count);
-  EXPECT_EQ(a.owned_count, b.owned_count);
-  EXPECT_EQ(a.global_cell, b.global_cell);
-  EXPECT_EQ(a.global_node, b.global_node);
-  EXPECT_EQ(a.halo_owner_offsets, b.halo_owner_offsets);
-  ASSERT_EQ(a.neighbours.size(), b.neighbours.size());
-  for (std::size_t k = 0; k < a.neighbours.size(); ++k) {
-    EXPECT_EQ(a.neighbours[k].part, b.neighbours[k].part);
-    EXPECT_EQ(a.neighbours[k].send, b.neighbours[k].send);
-    EXPECT_EQ(a.neighbours[k].receive, b.neighbours[k].receive);
-  }
-  EXPECT_EQ(a.cells.coordinates, b.cells.coordinates);
-  EXPECT_EQ(a.cells.cells.nodes, b.cells.cells.nodes);
-  EXPECT_EQ(a.cells.boundary.physical, b.cells.boundary.physical);
-  ASSERT_EQ(a.cells.physical_groups.size(), b.cells.physical_groups.size());
-  for (std::size_t k = 0; k < a.cells.physical_groups.size(); ++k) {
-    EXPECT_EQ(a.cells.physical_groups[k].name, b.cells.physical_groups[k].name);
-  }
-}
 
 TEST(distribute, each_rank_gets_the_local_mesh_it_would_build_itself) {
   const mesh global = box3d_tet(6, 5, 4);

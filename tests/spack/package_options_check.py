@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The Spack package against the build it drives: every CMake option package.py's
-cmake_args passes (define / define_from_variant) is an option the top-level CMakeLists.txt
-declares, every variant maps to one, every language the build enables has its
-depends_on (Spack sets up only the compilers a package depends on), and the stand-alone
-tests' programs and sources exist.
+cmake_args passes (define / define_from_variant) is an option the build declares (option()
+or cmake_dependent_option() in the top-level CMakeLists.txt, or a FUNCMESH_ cache variable
+in a module's CMake files, such as comm's partitioners), every variant maps to one, every
+language the build enables has its depends_on (Spack sets up only the compilers a package
+depends on), and the stand-alone tests' programs and sources exist.
 Usage: package_options_check.py SOURCE_DIR"""
 
 import ast
@@ -17,6 +18,9 @@ def main(source: Path) -> int:
     tree = ast.parse(package.read_text(), str(package))
     cmake = (source / "CMakeLists.txt").read_text()
     declared = set(re.findall(r"(?:option|cmake_dependent_option)\((FUNCMESH_\w+)", cmake))
+    modules = sorted(source.glob("*/CMakeLists.txt")) + sorted(source.glob("*/src/**/*.cmake"))
+    for path in modules:
+        declared |= set(re.findall(r"set\((FUNCMESH_\w+)\s+\S+\s+CACHE\b", path.read_text()))
     declared |= {"CMAKE_CUDA_ARCHITECTURES"}
     passed, variants, mapped, dependencies = set(), set(), set(), set()
     cmake_args = [f for f in ast.walk(tree) if getattr(f, "name", "") == "cmake_args"]
@@ -38,7 +42,7 @@ def main(source: Path) -> int:
     if not passed:
         problems.append("package.py passes no CMake option")
     for option in sorted(passed - declared):
-        problems.append(f"package.py passes {option}, which CMakeLists.txt does not declare")
+        problems.append(f"package.py passes {option}, which no CMake file declares")
     for variant in sorted(variants - mapped):
         problems.append(f"variant '{variant}' maps to no CMake option")
     # CUDA comes with CudaPackage (depends_on("cuda") when +cuda).

@@ -6,7 +6,9 @@
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>
+#include <funcmesh/comm/distribute_slab.hpp>
 #include <funcmesh/comm/distributed_assign.hpp>
+#include <funcmesh/comm/distributed_graph.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/face_flux_field.hpp>
@@ -20,9 +22,11 @@
 #include <funcmesh/comm/halo_progress.hpp>
 #include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/comm/load_mesh.hpp>
+#include <funcmesh/comm/mesh_file.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/paged_dist_function.hpp>
 #include <funcmesh/comm/parallel_output.hpp>
+#include <funcmesh/comm/partitioner.hpp>
 #include <funcmesh/comm/png_output.hpp>
 #include <funcmesh/comm/spmd_check.hpp>
 #include <funcmesh/comm/thread_share.hpp>

@@ -12,6 +12,11 @@ const std::vector<std::string>& builtin_mesh_names() {
   return names;
 }
 
+const std::vector<std::string>& partitioner_names() {
+  static const std::vector<std::string> names{"auto", "metis", "parmetis", "ptscotch", "hilbert"};
+  return names;
+}
+
 std::string mesh_options::describe() const {
   return file.empty() ? builtin + " " + std::to_string(n) + "^d" : file;
 }
@@ -26,6 +31,11 @@ void mesh_options::check() const {
   if (!(perturbation >= 0 && perturbation <= max_perturbation)) {
     throw usage_error("--perturbation must be in [0, " + std::to_string(max_perturbation) +
                       "], got " + std::to_string(perturbation));
+  }
+  const auto& partitioners = partitioner_names();
+  if (std::find(partitioners.begin(), partitioners.end(), partitioner) == partitioners.end()) {
+    throw usage_error("--partitioner '" + partitioner +
+                      "' is not auto, metis, parmetis, ptscotch or hilbert");
   }
 }
 

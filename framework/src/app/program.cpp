@@ -20,12 +20,20 @@ CLI::Option* program::flag(const std::string& name, bool& target, const std::str
 }
 
 void program::add_mesh(mesh_options& mesh) {
-  option("mesh", mesh.file, "a Gmsh .msh file (instead of a built-in mesh)");
+  option("mesh", mesh.file,
+         "a Gmsh .msh file (read on rank 0) or a funcmesh .h5 mesh file (read in parallel; "
+         "funcmesh-partition --convert makes one), instead of a built-in mesh");
   option("builtin", mesh.builtin, "built-in mesh")->check(CLI::IsMember(builtin_mesh_names()));
   option("n", mesh.n, "built-in mesh: cells per direction on the unit square or cube")
       ->check(CLI::Range(index_t{1}, std::numeric_limits<index_t>::max()));
   option("perturbation", mesh.perturbation, "built-in mesh: move interior nodes (a fraction of h)")
       ->check(CLI::Range(0.0, mesh_options::max_perturbation));
+  option("partitioner", mesh.partitioner,
+         "auto: METIS on rank 0 for .msh files, in parallel (PT-Scotch, else Hilbert) for .h5 "
+         "files and built-in meshes; or metis, parmetis, ptscotch, hilbert")
+      ->check(CLI::IsMember(partitioner_names()));
+  option("save-mesh", mesh.save_mesh,
+         "write the mesh (a .msh file or a built-in one) to this funcmesh .h5 mesh file first");
 }
 
 void program::add_output(output_options& output) {

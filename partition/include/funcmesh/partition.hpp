@@ -10,10 +10,12 @@
 #include <funcmesh/partition/face_colouring.hpp>
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/partition/hilbert.hpp>
 #include <funcmesh/partition/local_cell_lookup.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/mesh.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>
+#include <funcmesh/partition/mesh_slab.hpp>
 #include <funcmesh/partition/metis_error.hpp>
 #include <funcmesh/partition/partition_metrics.hpp>
 #include <funcmesh/partition/partitioning.hpp>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include <mpi.h>
 
@@ -24,9 +25,20 @@ distributed_layout distribute_gmsh(MPI_Comm comm, const std::filesystem::path& p
                                    const halo_options& halo = {});
 
 namespace app {
-// Collective: a Gmsh file when options.file is set (distribute_gmsh), else the built-in
-// box every rank generates and keeps its part of. Bad options throw usage_error on every
-// rank alike, before any message.
+// Collective: a mesh file as --mesh FILE --partitioner NAME choose: a funcmesh .h5 file
+// (is_mesh_file) in parallel by distribute_slab (any partitioner but metis), a Gmsh file by
+// distribute_gmsh (auto and metis: METIS; hilbert). A partitioner that the file's path
+// cannot use throws usage_error on every rank alike, naming what to choose.
+distributed_layout load_file(MPI_Comm comm, const std::string& file,
+                             const std::string& partitioner_name,
+                             const partition_options& partitioning = {},
+                             const halo_options& halo = {});
+// Collective: what a program's mesh options chose. A funcmesh .h5 mesh file is read in
+// parallel and set up by distribute_slab (any partitioner but metis); a Gmsh file by
+// distribute_gmsh (metis or hilbert; auto is metis); a built-in box is generated in slabs
+// and set up in parallel (auto: PT-Scotch, else Hilbert), or with metis whole on every rank
+// (distribute_generated). --save-mesh writes the mesh first (rank 0, whole). Bad options
+// throw usage_error on every rank alike, before any message.
 distributed_layout load(MPI_Comm comm, const mesh_options& options,
                         const partition_options& partitioning = {}, const halo_options& halo = {});
 }  // namespace app

@@ -9,6 +9,7 @@
 
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/partition/mesh.hpp>
+#include <funcmesh/partition/mesh_slab.hpp>
 
 namespace funcmesh {
 
@@ -41,5 +42,14 @@ mesh box3d_tet(index_t nx, index_t ny, index_t nz, const box_options& options = 
 // classic Airfoil grid (airfoil_grid.hpp) with i even and j = 1.5 i, 3 i j close to
 // cells_approx (720000 gives the classic 400 x 600), which ignores the box options.
 mesh builtin_mesh(std::string_view name, index_t cells_approx, const box_options& options = {});
+
+// Part `part` of `parts` even shares of the built-in box `name` ("box2d-tri", "box2d-quad",
+// "box3d-hex", "box3d-tet") with n cells per direction (box2d_*(n, n, options),
+// box3d_*(n, n, n, options)): exactly slab_of(<that whole mesh>, parts, part), bit for
+// bit, computed in memory proportional to the slab (every row from its index alone). An
+// unknown name, n < 1, parts < 1, part outside [0, parts), invalid options or sizes that
+// overflow the 64-bit index throw funcmesh::error.
+mesh_slab box_slab(std::string_view name, index_t n, const box_options& options, int parts,
+                   int part);
 
 }  // namespace funcmesh

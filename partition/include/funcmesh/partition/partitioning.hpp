@@ -13,7 +13,9 @@
 
 namespace funcmesh {
 
-enum class partition_method { metis_kway, metis_recursive, geometric };
+// hilbert: the space-filling-curve cut of partition_hilbert (hilbert.hpp), the one the
+// parallel set-up also computes, so both set-up paths can be given the same partition.
+enum class partition_method { metis_kway, metis_recursive, geometric, hilbert };
 enum class partition_objective { edge_cut, communication_volume };
 
 struct partition_options {
@@ -35,7 +37,8 @@ struct partition_options {
 std::vector<int> partition_graph(const graph& g, int parts, const partition_options& options = {});
 
 // Partitions a mesh's cells: METIS on dual_graph(m, options.by), or, with
-// partition_method::geometric, partition_points on the cells' node means.
+// partition_method::geometric, partition_points on the cells' node means, or with
+// partition_method::hilbert, partition_hilbert (which takes no cell weights).
 std::vector<int> partition_mesh(const mesh& m, int parts, const partition_options& options = {});
 
 // Recursive coordinate bisection: splits along the longest extent of the bounding box,

@@ -37,6 +37,18 @@ class Funcmesh(CMakePackage, CudaPackage):
         when="+mpi",
         description="Checkpoints as parallel HDF5 files (funcmesh::checkpoint)",
     )
+    variant(
+        "ptscotch",
+        default=True,
+        when="+mpi",
+        description="partition_ptscotch: parallel graph partitioning with PT-Scotch",
+    )
+    variant(
+        "parmetis",
+        default=False,
+        when="+mpi",
+        description="partition_parmetis: parallel graph partitioning with ParMETIS",
+    )
     variant("benchmarks", default=False, description="Build the benchmarks (bench/)")
     variant(
         "examples",
@@ -55,6 +67,10 @@ class Funcmesh(CMakePackage, CudaPackage):
     # Either METIS index width: funcmesh checks every count against idx_t's range.
     depends_on("metis")
     depends_on("hdf5+mpi", when="+hdf5")
+    # Either SCOTCH_Num width: funcmesh checks every count against it, and at run time that
+    # the header's width is the library's.
+    depends_on("scotch+mpi", when="+ptscotch")
+    depends_on("parmetis", when="+parmetis")
     depends_on("libpng")
     depends_on("cli11")
     depends_on("benchmark", when="+benchmarks")
@@ -74,6 +90,9 @@ class Funcmesh(CMakePackage, CudaPackage):
         ]
         if spec.satisfies("+mpi"):
             args.append(self.define_from_variant("FUNCMESH_ENABLE_HDF5", "hdf5"))
+            # ON or OFF, never CMake's AUTO: what Spack built is what the build must use.
+            args.append(self.define_from_variant("FUNCMESH_ENABLE_PTSCOTCH", "ptscotch"))
+            args.append(self.define_from_variant("FUNCMESH_ENABLE_PARMETIS", "parmetis"))
         if spec.satisfies("+cuda"):
             args.append(
                 self.define("CMAKE_CUDA_ARCHITECTURES", ";".join(spec.variants["cuda_arch"].value))
