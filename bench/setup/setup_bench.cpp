@@ -62,6 +62,7 @@ double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 // One variant's figures on the ranks that ran it.
 struct outcome {
   std::vector<double> peak;  // bytes, by rank of the sub-communicator
+  double baseline = 0;       // the largest resident size of a rank before the set-up
   double seconds = 0;        // the slowest rank's
   long long edge_cut = 0;
   fm::setup_report phases;  // the parallel path's, slowest rank per phase
@@ -85,6 +86,8 @@ outcome run_variant(MPI_Comm sub, const setup_function& set_up, bool cut) {
   MPI_Comm_size(sub, &size);
   MPI_Barrier(sub);
   const bool reset = reset_peak();
+  const double before = static_cast<double>(status_bytes("VmRSS"));
+  MPI_Allreduce(&before, &out.baseline, 1, MPI_DOUBLE, MPI_MAX, sub);
   MPI_Barrier(sub);
   const double start = MPI_Wtime();
   fm::setup_report phases;
@@ -143,14 +146,18 @@ family_figures measure(MPI_Comm world, const std::string& name, fm::index_t cell
   family_figures f;
   f.name = name;
   f.cells = cells;
-  for (int ranks : {1, 2, 4}) {
-    if (ranks > size) break;
-    f.ranks.push_back(ranks);
+  // The most ranks first: a rank's heap is clean before the largest part of its own (the
+  // one-rank run, on rank 0, leaves freed pages the allocator may keep).
+  for (int ranks : {4, 2, 1}) {
+    if (ranks > size) continue;
+    f.ranks.insert(f.ranks.begin(), ranks);
     const bool cut = ranks > 1;
-    f.parallel.push_back(
-        on_ranks(world, ranks, [&](MPI_Comm sub) { return run_variant(sub, parallel, cut); }));
-    f.rank0.push_back(
-        on_ranks(world, ranks, [&](MPI_Comm sub) { return run_variant(sub, rank0, cut); }));
+    f.parallel.insert(f.parallel.begin(), on_ranks(world, ranks, [&](MPI_Comm sub) {
+                        return run_variant(sub, parallel, cut);
+                      }));
+    f.rank0.insert(f.rank0.begin(), on_ranks(world, ranks, [&](MPI_Comm sub) {
+                     return run_variant(sub, rank0, cut);
+                   }));
   }
   if (size >= 2) {
     for (int r = 0; r < repeats; ++r) {  // interleaved, so machine noise hits both alike
@@ -173,16 +180,17 @@ double mean_of(const std::vector<double>& v) {
 
 void print_table(const family_figures& f) {
   std::printf(
-      "\n%s, %lld cells: peak resident per rank at the end of set-up (MiB), set-up "
-      "wall time (s)\n",
+      "\n%s, %lld cells: peak resident per rank at the end of set-up (MiB; before: the "
+      "largest rank's resident size as it began), set-up wall time (s)\n",
       f.name.c_str(), static_cast<long long>(f.cells));
-  std::printf("%-10s %5s %10s %10s %10s %9s   %s\n", "path", "ranks", "max", "mean", "rank 0",
-              "time", "phases: link / partition / migrate / build (s)");
+  std::printf("%-10s %5s %10s %10s %10s %9s %9s   %s\n", "path", "ranks", "max", "mean", "rank 0",
+              "before", "time", "phases: link / partition / migrate / build (s)");
   for (std::size_t k = 0; k < f.ranks.size(); ++k) {
     for (const auto* o : {&f.parallel[k], &f.rank0[k]}) {
       const bool par = o == &f.parallel[k];
-      std::printf("%-10s %5d %10.1f %10.1f %10.1f %9.3f", par ? "parallel" : "rank-0", f.ranks[k],
-                  mib(max_of(o->peak)), mib(mean_of(o->peak)), mib(o->peak[0]), o->seconds);
+      std::printf("%-10s %5d %10.1f %10.1f %10.1f %9.1f %9.3f", par ? "parallel" : "rank-0",
+                  f.ranks[k], mib(max_of(o->peak)), mib(mean_of(o->peak)), mib(o->peak[0]),
+                  mib(o->baseline), o->seconds);
       if (par) {
         std::printf("   %.3f / %.3f / %.3f / %.3f", o->phases.link, o->phases.partition,
                     o->phases.migrate, o->phases.build);

@@ -68,16 +68,30 @@ std::string check_slab(const mesh_slab& slab, int ranks, int rank) {
   return {};
 }
 
-distributed_graph graph_of(const mesh_slab& slab, const slab_links& links) {
-  distributed_graph g;
-  g.first_vertex = slab.first_cell;
-  g.global_vertices = slab.global_cells;
-  g.offsets = links.offsets;
-  g.adjacency = links.neighbours;
-  return g;
-}
+// The links' arrays lent to a distributed_graph for the partitioner (moved, not copied:
+// the partitioner's own copy is the set-up's peak), and given back after.
+class lent_graph {
+ public:
+  lent_graph(const mesh_slab& slab, slab_links& links) : links_(links) {
+    graph_.first_vertex = slab.first_cell;
+    graph_.global_vertices = slab.global_cells;
+    graph_.offsets = std::move(links.offsets);
+    graph_.adjacency = std::move(links.neighbours);
+  }
+  lent_graph(const lent_graph&) = delete;
+  lent_graph& operator=(const lent_graph&) = delete;
+  ~lent_graph() {
+    links_.offsets = std::move(graph_.offsets);
+    links_.neighbours = std::move(graph_.adjacency);
+  }
+  const distributed_graph& get() const { return graph_; }
 
-std::vector<int> partition_slab(MPI_Comm comm, const mesh_slab& slab, const slab_links& links,
+ private:
+  slab_links& links_;
+  distributed_graph graph_;
+};
+
+std::vector<int> partition_slab(MPI_Comm comm, const mesh_slab& slab, slab_links& links,
                                 partitioner which, const partition_options& options, int ranks) {
   if (which == partitioner::metis) {
     throw error(
@@ -92,9 +106,9 @@ std::vector<int> partition_slab(MPI_Comm comm, const mesh_slab& slab, const slab
     case partitioner::hilbert:
       return hilbert_parts(comm, slab, ranks);
     case partitioner::ptscotch:
-      return partition_ptscotch(comm, graph_of(slab, links), ranks, options);
+      return partition_ptscotch(comm, lent_graph(slab, links).get(), ranks, options);
     case partitioner::parmetis:
-      return partition_parmetis(comm, graph_of(slab, links), ranks, options);
+      return partition_parmetis(comm, lent_graph(slab, links).get(), ranks, options);
     default:
       break;
   }

@@ -99,6 +99,14 @@ void exchange_payload(MPI_Comm comm, std::span<const std::byte> send,
   }
 }
 
+int rounds_for(MPI_Comm comm, std::size_t bytes) {
+  unsigned long long largest = bytes;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm),
+            "MPI_Allreduce (set-up rounds)", comm);
+  const std::size_t budget = std::min<std::size_t>(std::size_t{64} << 20, round_limit);
+  return static_cast<int>(std::max<unsigned long long>(1, (largest + budget - 1) / budget));
+}
+
 std::size_t exchange_round_limit(std::size_t bytes) {
   const std::size_t before = round_limit;
   round_limit = std::clamp<std::size_t>(bytes, 1, static_cast<std::size_t>(INT_MAX));

@@ -27,6 +27,12 @@ void exchange_payload(MPI_Comm comm, std::span<const std::byte> send,
 // previous limit.
 std::size_t exchange_round_limit(std::size_t bytes);
 
+// Collective: in how many rounds to send `bytes` (this rank's; the largest over the ranks
+// decides) so that no round holds more than 64 MiB of them (less with a test's lower
+// exchange_round_limit): the send and receive buffers of a round are alive together, and
+// rounds keep them a small part of the set-up's peak.
+int rounds_for(MPI_Comm comm, std::size_t bytes);
+
 template <class T>
 struct received {
   raw_vector<T> data;

@@ -113,16 +113,34 @@ region migrate(MPI_Comm comm, const mesh_slab& slab, slab_links& links, std::spa
   const std::vector<int> parts_of = neighbour_parts(comm, ranks, slab, links, part);
   region result;
   {
-    outbox<index_t> out(ranks);
+    // In rounds of consecutive slab cells: one round's records, sent and received, are
+    // alive at a time besides what was received before.
+    std::size_t bytes = 0;
     for (index_t c = 0; c < slab.cells.size(); ++c) {
-      write_record(slab, links, parts_of, c, [&](index_t) { out.count(part[at(c)]); });
+      write_record(slab, links, parts_of, c, [&](index_t) { bytes += sizeof(index_t); });
     }
-    out.allocate();
-    for (index_t c = 0; c < slab.cells.size(); ++c) {
-      write_record(slab, links, parts_of, c, [&](index_t v) { out.put(part[at(c)], v); });
+    const int rounds = rounds_for(comm, bytes);
+    raw_vector<index_t> owned;
+    for (int round = 0; round < rounds; ++round) {
+      const index_t first = share_begin(slab.cells.size(), rounds, round);
+      const index_t last = share_begin(slab.cells.size(), rounds, round + 1);
+      outbox<index_t> out(ranks);
+      for (index_t c = first; c < last; ++c) {
+        write_record(slab, links, parts_of, c, [&](index_t) { out.count(part[at(c)]); });
+      }
+      out.allocate();
+      for (index_t c = first; c < last; ++c) {
+        write_record(slab, links, parts_of, c, [&](index_t v) { out.put(part[at(c)], v); });
+      }
+      if (round + 1 == rounds) links = slab_links{};
+      received<index_t> in = out.send(comm);
+      if (rounds == 1) {
+        owned = std::move(in.data);
+      } else {
+        owned.insert(owned.end(), in.data.begin(), in.data.end());
+      }
     }
-    links = slab_links{};
-    result.owned = cell_store(std::move(out.send(comm).data));
+    result.owned = cell_store(std::move(owned));
   }
   // Level by level: the neighbours of the last level that are neither owned nor known.
   std::vector<std::pair<int, index_t>> wanted;

@@ -34,10 +34,10 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-int rank_of(const key_type& key, int ranks) {
+std::uint64_t hash_of(const key_type& key) {
   std::uint64_t h = 0;
   for (index_t k : key) h = mix(h ^ static_cast<std::uint64_t>(k));
-  return static_cast<int>(h % static_cast<std::uint64_t>(ranks));
+  return h;
 }
 
 key_type sorted_key(std::span<const index_t> nodes) {
@@ -223,27 +223,51 @@ slab_links link_slab(MPI_Comm comm, const mesh_slab& slab, adjacency by) {
   world w{comm, 0, 1};
   check_mpi(MPI_Comm_rank(comm, &w.rank), "MPI_Comm_rank", comm);
   check_mpi(MPI_Comm_size(comm, &w.ranks), "MPI_Comm_size", comm);
-  received<keyed> records;
-  {
-    outbox<keyed> out(w.ranks);
-    for_each_record(slab, by, [&](const keyed& r) { out.count(rank_of(r.key, w.ranks)); });
-    out.allocate();
-    for_each_record(slab, by, [&](const keyed& r) { out.put(rank_of(r.key, w.ranks), r); });
-    records = out.send(comm);
+  // Keys go in rounds (by hash: a key's round and rank both follow from it), so that a
+  // round's records are a bounded part of the set-up's memory.
+  std::size_t count = 0;
+  for_each_record(slab, by, [&](const keyed&) { ++count; });
+  const int rounds = rounds_for(comm, count * sizeof(keyed));
+  const auto place = [&](const keyed& r, int& round) {
+    const std::uint64_t h = hash_of(r.key);
+    round = static_cast<int>((h / static_cast<std::uint64_t>(w.ranks)) %
+                             static_cast<std::uint64_t>(rounds));
+    return static_cast<int>(h % static_cast<std::uint64_t>(w.ranks));
+  };
+  received<std::array<index_t, 2>> pairs, attached;
+  pairs.offsets.assign(static_cast<std::size_t>(w.ranks) + 1, 0);
+  attached.offsets = pairs.offsets;
+  for (int round = 0; round < rounds; ++round) {
+    received<keyed> records;
+    {
+      outbox<keyed> out(w.ranks);
+      int r_round = 0;
+      for_each_record(slab, by, [&](const keyed& r) {
+        const int to = place(r, r_round);
+        if (r_round == round) out.count(to);
+      });
+      out.allocate();
+      for_each_record(slab, by, [&](const keyed& r) {
+        const int to = place(r, r_round);
+        if (r_round == round) out.put(to, r);
+      });
+      records = out.send(comm);
+    }
+    matches found(w.ranks);
+    std::string failure;
+    try {
+      failure = match(w, slab, by, records.data, found);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    raw_vector<keyed>().swap(records.data);
+    mpi::agree(mpi::communicator(comm), failure);
+    const auto more_pairs = found.pairs.send(comm);
+    pairs.data.insert(pairs.data.end(), more_pairs.data.begin(), more_pairs.data.end());
+    const auto more_attached = found.attached.send(comm);
+    attached.data.insert(attached.data.end(), more_attached.data.begin(), more_attached.data.end());
   }
-  matches found(w.ranks);
-  std::string failure;
-  try {
-    failure = match(w, slab, by, records.data, found);
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
-  raw_vector<keyed>().swap(records.data);
-  mpi::agree(mpi::communicator(comm), failure);
   slab_links links;
-  received<std::array<index_t, 2>> pairs = found.pairs.send(comm);
-  received<std::array<index_t, 2>> attached = found.attached.send(comm);
-  found = matches(w.ranks);
   collect_neighbours(slab, pairs, links);
   collect_boundary(w, slab, attached, links);
   return links;
