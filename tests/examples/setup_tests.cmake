@@ -38,7 +38,7 @@ funcmesh_restart_test(example_euler_h5_killed_np2_restarted_np3 2 "final rms bit
                       TO ${np3} RUN $<TARGET_FILE:euler> --mesh ${killed_h5} --iterations 400
                       --checkpoint-every 100)
 set_tests_properties(example_euler_h5_killed_np2_restarted_np3 PROPERTIES
-                     FIXTURES_REQUIRED euler_h5)
+                     FIXTURES_REQUIRED euler_h5 LABELS "examples;mpi;checkpoint;setup")
 
 # A built-in box: whole on every rank with METIS, and in slabs in parallel.
 add_test(NAME example_heat_metis_np3_same_as_parallel_np2

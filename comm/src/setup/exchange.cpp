@@ -83,7 +83,9 @@ void exchange_payload(MPI_Comm comm, std::span<const std::byte> send,
     }
     out.resize(static_cast<std::size_t>(out_total));
     in.resize(static_cast<std::size_t>(in_total));
+    // (memcpy of no bytes from an empty vector's null data() is undefined: skipped.)
     for (std::size_t q = 0; q < n; ++q) {
+      if (sc[q] == 0) continue;
       std::memcpy(out.data() + sd[q], send.data() + send_offsets[q] + sent[q],
                   static_cast<std::size_t>(sc[q]));
     }
@@ -91,8 +93,10 @@ void exchange_payload(MPI_Comm comm, std::span<const std::byte> send,
                             rd.data(), MPI_BYTE, comm),
               "MPI_Alltoallv (set-up round)", comm);
     for (std::size_t q = 0; q < n; ++q) {
-      std::memcpy(receive + receive_offsets[q] + got[q], in.data() + rd[q],
-                  static_cast<std::size_t>(rc[q]));
+      if (rc[q] > 0) {
+        std::memcpy(receive + receive_offsets[q] + got[q], in.data() + rd[q],
+                    static_cast<std::size_t>(rc[q]));
+      }
       sent[q] += static_cast<std::size_t>(sc[q]);
       got[q] += static_cast<std::size_t>(rc[q]);
     }

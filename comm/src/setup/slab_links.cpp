@@ -116,7 +116,7 @@ std::string match(const world& w, const mesh_slab& slab, adjacency by, raw_vecto
       if (records[first].key[3] == -2) {  // a node: every two cells around it are neighbours
         for (std::size_t a = cells_from; a < last; ++a) {
           for (std::size_t b = cells_from; b < last; ++b) {
-            if (a != b) pair(records[a].cell, records[b].cell);
+            if (records[a].cell != records[b].cell) pair(records[a].cell, records[b].cell);
           }
         }
         first = last;
@@ -131,7 +131,8 @@ std::string match(const world& w, const mesh_slab& slab, adjacency by, raw_vecto
                std::to_string(cell_count) + " cells (global cell indices " + names +
                "): the mesh is not a manifold";
       }
-      if (by == adjacency::face && cell_count == 2) {
+      if (by == adjacency::face && cell_count == 2 &&
+          records[cells_from].cell != records[cells_from + 1].cell) {
         pair(records[cells_from].cell, records[cells_from + 1].cell);
         pair(records[cells_from + 1].cell, records[cells_from].cell);
       }
