@@ -17,7 +17,7 @@
 #include <funcmesh/partition/hilbert.hpp>
 #include <funcmesh/partition/mesh_slab.hpp>
 
-#include "local_mesh_equality.hpp"
+#include "../common/mesh_equality.hpp"
 #include "world.hpp"
 
 #ifndef FUNCMESH_TEST_DATA_DIR

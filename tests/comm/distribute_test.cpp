@@ -15,7 +15,7 @@
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 
-#include "local_mesh_equality.hpp"
+#include "../common/mesh_equality.hpp"
 #include "world.hpp"
 
 namespace funcmesh::testing {

@@ -23,6 +23,7 @@
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
 
+#include "../common/mesh_equality.hpp"
 #include "mesh_file_edit.hpp"
 #include "world.hpp"
 
@@ -48,36 +49,6 @@ fs::path fresh_directory(const std::string& name) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   return dir;
-}
-
-void expect_same(const element_block& a, const element_block& b, const char* what) {
-  EXPECT_EQ(a.types, b.types) << what;
-  EXPECT_EQ(a.offsets, b.offsets) << what;
-  EXPECT_EQ(a.nodes, b.nodes) << what;
-  EXPECT_EQ(a.ids, b.ids) << what;
-  EXPECT_EQ(a.physical, b.physical) << what;
-}
-
-void expect_same(const mesh_slab& read, const mesh_slab& expected) {
-  EXPECT_EQ(read.dimension, expected.dimension);
-  EXPECT_EQ(read.global_nodes, expected.global_nodes);
-  EXPECT_EQ(read.global_cells, expected.global_cells);
-  EXPECT_EQ(read.global_boundary, expected.global_boundary);
-  EXPECT_EQ(read.first_node, expected.first_node);
-  EXPECT_EQ(read.coordinates, expected.coordinates);
-  EXPECT_EQ(read.node_ids, expected.node_ids);
-  EXPECT_EQ(read.first_cell, expected.first_cell);
-  expect_same(read.cells, expected.cells, "cells");
-  EXPECT_EQ(read.first_boundary, expected.first_boundary);
-  expect_same(read.boundary, expected.boundary, "boundary");
-  ASSERT_EQ(read.physical_groups.size(), expected.physical_groups.size());
-  for (std::size_t k = 0; k < read.physical_groups.size(); ++k) {
-    EXPECT_EQ(read.physical_groups[k].dimension, expected.physical_groups[k].dimension);
-    EXPECT_EQ(read.physical_groups[k].id, expected.physical_groups[k].id);
-    EXPECT_EQ(read.physical_groups[k].name, expected.physical_groups[k].name);
-  }
-  EXPECT_EQ(read.source, expected.source);
-  EXPECT_EQ(read.gmsh_tags, expected.gmsh_tags);
 }
 
 // What rank r of P must read from `file` holding `m`: its slab, whose source is the file.

@@ -1,12 +1,23 @@
-// Test support: two local meshes are the same, field by field (exact, doubles included),
-// as the set-up paths and the byte format must give them.
+// Test support: meshes, slabs and local meshes are the same, field by field (exact,
+// doubles included), as the readers, generators and both set-up paths must give them.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <funcmesh/partition/local_mesh.hpp>
+#include <funcmesh/partition/mesh_slab.hpp>
 
 namespace funcmesh::testing {
+
+inline void expect_same_groups(const std::vector<physical_group>& a,
+                               const std::vector<physical_group>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].dimension, b[k].dimension);
+    EXPECT_EQ(a[k].id, b[k].id);
+    EXPECT_EQ(a[k].name, b[k].name);
+  }
+}
 
 inline void expect_same_blocks(const element_block& a, const element_block& b, const char* what) {
   SCOPED_TRACE(what);
@@ -35,11 +46,24 @@ inline void expect_same(const local_mesh& a, const local_mesh& b) {
   EXPECT_EQ(a.cells.coordinates, b.cells.coordinates);
   expect_same_blocks(a.cells.cells, b.cells.cells, "cells");
   expect_same_blocks(a.cells.boundary, b.cells.boundary, "boundary");
-  ASSERT_EQ(a.cells.physical_groups.size(), b.cells.physical_groups.size());
-  for (std::size_t k = 0; k < a.cells.physical_groups.size(); ++k) {
-    EXPECT_EQ(a.cells.physical_groups[k].name, b.cells.physical_groups[k].name);
-    EXPECT_EQ(a.cells.physical_groups[k].id, b.cells.physical_groups[k].id);
-  }
+  expect_same_groups(a.cells.physical_groups, b.cells.physical_groups);
+}
+
+inline void expect_same(const mesh_slab& a, const mesh_slab& b) {
+  EXPECT_EQ(a.dimension, b.dimension);
+  EXPECT_EQ(a.global_nodes, b.global_nodes);
+  EXPECT_EQ(a.global_cells, b.global_cells);
+  EXPECT_EQ(a.global_boundary, b.global_boundary);
+  EXPECT_EQ(a.first_node, b.first_node);
+  EXPECT_EQ(a.coordinates, b.coordinates);
+  EXPECT_EQ(a.node_ids, b.node_ids);
+  EXPECT_EQ(a.first_cell, b.first_cell);
+  expect_same_blocks(a.cells, b.cells, "cells");
+  EXPECT_EQ(a.first_boundary, b.first_boundary);
+  expect_same_blocks(a.boundary, b.boundary, "boundary");
+  expect_same_groups(a.physical_groups, b.physical_groups);
+  EXPECT_EQ(a.source, b.source);
+  EXPECT_EQ(a.gmsh_tags, b.gmsh_tags);
 }
 
 }  // namespace funcmesh::testing
