@@ -23,6 +23,7 @@
 #include "scaling_measure.hpp"
 #include "scaling_model.hpp"
 #include "scaling_placement.hpp"
+#include "scaling_setup.hpp"
 #include "scaling_steps.hpp"
 
 namespace fm = funcmesh;
@@ -38,13 +39,15 @@ struct settings {
   double gpu_bandwidth = 3e12;
   scaling::network net;  // the fixed inputs unless given
   bool measure = false;
-  double link_rate = 0;  // --measure: bytes per second of the cluster's links
+  double link_rate = 0;                   // --measure: bytes per second of the cluster's links
+  index_t setup_cells_per_rank = 250000;  // the set-up projection's (0: none)
 };
 
 const char* usage =
     "Usage: bench/scaling [--families airfoil,tetbox] [--cells-per-part 50000,500000]\n"
     "                     [--max-cells N] [--max-parts P] [--latency S] [--bandwidth B]\n"
     "                     [--hidden H] [--neighbours-overlap] [--gpu-bandwidth B] [--quick]\n"
+    "                     [--setup-cells-per-rank N]\n"
     "       ci/cluster mpirun -np K bench/scaling --measure --link-rate RATE\n"
     "                     [--families airfoil] [--cells-per-part 5000,50000]\n"
     "Projection (default): for each family and cells per part, partitions meshes of\n"
@@ -59,6 +62,11 @@ const char* usage =
     "  per cell at --gpu-bandwidth (3e12 bytes/s), an estimate. --quick: small meshes\n"
     "  (a check that it runs). Last line: projected_weak_efficiency_1024 (Airfoil, 500k\n"
     "  cells per GPU rank).\n"
+    "  Then the set-up (distribute_slab) projected to --max-parts: its phases timed on this\n"
+    "  job's ranks with --setup-cells-per-rank (default 250000; 0: skip) box3d-tet cells a\n"
+    "  rank, each phase's work per cell kept, its all-to-alls' latencies added, the read\n"
+    "  sharing a 100 GB/s file system at 1 GB/s a rank, the partitioner growing as log2 of\n"
+    "  the ranks. Last line of it: projected_setup_seconds_<P>.\n"
     "--measure: runs the step on the ranks it was started on, with each rank's part of a\n"
     "  mesh of K x cells-per-part cells, and prints the model's time (this run's measured\n"
     "  latency, --link-rate as bandwidth, ranks sharing a CPU modelled as that many times\n"
@@ -141,7 +149,11 @@ settings parse(int argc, char** argv) {
       s.net.neighbours_overlap = true;
     } else if (arg == "--gpu-bandwidth") {
       s.gpu_bandwidth = number("--gpu-bandwidth", value(), 1e6, 1e15);
+    } else if (arg == "--setup-cells-per-rank") {
+      s.setup_cells_per_rank =
+          static_cast<index_t>(number("--setup-cells-per-rank", value(), 0, 1e8));
     } else if (arg == "--quick") {
+      s.setup_cells_per_rank = std::min<index_t>(s.setup_cells_per_rank, 5000);
       s.max_cells = 200000;
       s.max_parts = 64;
       if (!sizes_given) s.cells_per_part = {5000, 20000};
@@ -299,6 +311,11 @@ int main(int argc, char** argv) {
       }
     }
     bench::idle_barrier(world);
+    if (s.setup_cells_per_rank > 0) {
+      scaling::project_setup(
+          world,
+          {.cells_per_rank = s.setup_cells_per_rank, .max_parts = s.max_parts, .net = s.net});
+    }
     if (rank == 0) {
       if (airfoil_500k_1024) {
         std::printf("projected_weak_efficiency_1024 %.3f\n", last);

@@ -21,6 +21,7 @@
 #include <funcmesh/comm.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
+#include <funcmesh/partition/mesh_slab.hpp>
 
 namespace funcmesh::testing {
 namespace {
@@ -244,6 +245,24 @@ TEST(checkpoint, keeps_the_newest_and_falls_back_past_a_corrupt_or_truncated_one
   }
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_THROW(fm::restart(layout, dir / "checkpoint_0000000020.h5", u2, q2), fm::agreed_error);
+}
+
+// The fingerprint of slabs (as a mesh file is read, before any set-up) is the layout's,
+// whatever the path that built it; another mesh's differs.
+TEST(checkpoint, the_fingerprint_of_slabs_is_the_layouts) {
+  int ranks = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const fm::mesh whole = fm::box3d_tet(5, 4, 3);
+  const fm::mesh_slab slab = fm::slab_of(whole, ranks, rank);
+  const std::uint64_t from_slabs = fm::mesh_fingerprint(MPI_COMM_WORLD, slab);
+  EXPECT_EQ(from_slabs,
+            fm::mesh_fingerprint(fm::distribute(MPI_COMM_WORLD, rank == 0 ? whole : fm::mesh{})));
+  EXPECT_EQ(from_slabs, fm::mesh_fingerprint(fm::distribute_slab(MPI_COMM_WORLD, slab)));
+  EXPECT_EQ(fm::mesh_fingerprint(MPI_COMM_WORLD, fm::box_slab("box3d-tet", 5, {}, ranks, rank)),
+            fm::mesh_fingerprint(MPI_COMM_WORLD, fm::slab_of(fm::box3d_tet(5, 5, 5), ranks, rank)));
+  EXPECT_NE(from_slabs,
+            fm::mesh_fingerprint(MPI_COMM_WORLD, fm::slab_of(fm::box3d_tet(5, 4, 4), ranks, rank)));
 }
 
 TEST(checkpoint, refuses_another_mesh_another_field_list_and_a_missing_file) {

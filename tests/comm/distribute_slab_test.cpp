@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -105,6 +106,45 @@ TEST(distribute_slab, a_gmsh_mesh_with_tags_and_boundary_groups) {
   ASSERT_GT(global.boundary.size(), 10);
   expect_given_partition_agrees(global);
   expect_paths_agree(global, partition_method::hilbert, partitioner::hilbert);
+}
+
+// Boundary elements on internal surfaces (faces between two cells, most of them inside
+// one slab, where faces are matched without messages) reach both cells, as on the rank-0
+// path; an element on no cell face (a lower-dimensional one, or a face of no cell) on none.
+mesh with_internal_surface(mesh m) {
+  const int inner = 90;
+  m.physical_groups.push_back({m.dimension - 1, inner, "inner"});
+  for (index_t c = 0; c < m.cell_count(); c += 7) {
+    const cell_type type = m.cells.types[static_cast<std::size_t>(c)];
+    const auto nodes = m.cells.nodes_of(c);
+    const int f = static_cast<int>(c % face_count(type));
+    std::vector<index_t> face;
+    for (std::uint8_t k : face_nodes(type, f)) face.push_back(nodes[k]);
+    m.boundary.add(face.size() == 2   ? cell_type::line
+                   : face.size() == 3 ? cell_type::triangle
+                                      : cell_type::quad,
+                   face, 1000 + c, inner);
+  }
+  const auto first = m.cells.nodes_of(0);
+  m.boundary.add(cell_type::point, first.first(1), 5000, 0);  // no face: attaches to nothing
+  if (m.dimension == 3) m.boundary.add(cell_type::line, first.first(2), 5001, 0);
+  return m;
+}
+
+TEST(distribute_slab, boundary_elements_on_internal_surfaces_reach_both_cells) {
+  const mesh tets = with_internal_surface(box3d_tet(6, 5, 4));
+  {  // The elements do reach the local meshes (the comparisons below are not vacuous).
+    const distributed_layout d = distribute_slab(
+        MPI_COMM_WORLD, slab_of(tets, world_size(), world_rank()), partitioner::hilbert);
+    const auto& physical = d.local().cells.boundary.physical;
+    long long inner = std::count(physical.begin(), physical.end(), 90), total = 0;
+    MPI_Allreduce(&inner, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_GE(total, (tets.cell_count() + 6) / 7);
+  }
+  expect_given_partition_agrees(tets);
+  expect_given_partition_agrees(with_internal_surface(box2d_quad(13, 11)));
+  expect_paths_agree(with_internal_surface(box3d_hex(4, 5, 3)), partition_method::hilbert,
+                     partitioner::hilbert);
 }
 
 TEST(distribute_slab, node_adjacency_and_two_deep_halos) {

@@ -23,6 +23,10 @@ void cell_store::append(std::span<const index_t> records) {
 }
 
 void cell_store::index_from(std::size_t base) {
+  std::size_t count = 0;
+  for (std::size_t at = base; at < data_.size(); ++count)
+    at += cell_record(data_.data() + at).size();
+  index_.reserve(index_.size() + count);
   for (std::size_t at = base; at < data_.size();) {
     const cell_record r(data_.data() + at);
     index_.emplace_back(r.gid(), at);
@@ -30,7 +34,10 @@ void cell_store::index_from(std::size_t base) {
   }
 }
 
-void cell_store::sort() { std::sort(index_.begin(), index_.end()); }
+// Records arrive as runs ascending by gid (one per source and round): often sorted already.
+void cell_store::sort() {
+  if (!std::is_sorted(index_.begin(), index_.end())) std::sort(index_.begin(), index_.end());
+}
 
 const index_t* cell_store::find(index_t gid) const {
   const auto it =

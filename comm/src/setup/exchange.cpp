@@ -103,11 +103,13 @@ void exchange_payload(MPI_Comm comm, std::span<const std::byte> send,
   }
 }
 
+std::size_t round_budget() { return std::min<std::size_t>(std::size_t{64} << 20, round_limit); }
+
 int rounds_for(MPI_Comm comm, std::size_t bytes) {
   unsigned long long largest = bytes;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm),
             "MPI_Allreduce (set-up rounds)", comm);
-  const std::size_t budget = std::min<std::size_t>(std::size_t{64} << 20, round_limit);
+  const std::size_t budget = round_budget();
   return static_cast<int>(std::max<unsigned long long>(1, (largest + budget - 1) / budget));
 }
 

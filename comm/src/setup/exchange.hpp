@@ -33,6 +33,10 @@ std::size_t exchange_round_limit(std::size_t bytes);
 // rounds keep them a small part of the set-up's peak.
 int rounds_for(MPI_Comm comm, std::size_t bytes);
 
+// The bytes one round may hold: 64 MiB, or a test's lower exchange_round_limit. Also the
+// budget of the set-up's local rounds (the slab's own faces matched among themselves).
+std::size_t round_budget();
+
 template <class T>
 struct received {
   raw_vector<T> data;

@@ -46,34 +46,44 @@ std::vector<int> neighbour_parts(MPI_Comm comm, int ranks, const mesh_slab& slab
   return result;
 }
 
-// Writes slab cell c's record through put(value) (or counts it with put ignoring values).
-template <class Put>
-void write_record(const mesh_slab& slab, const slab_links& links, std::span<const int> parts_of,
-                  index_t c, Put&& put) {
+// The length of slab cell c's record (cell_record's layout), in integers.
+std::size_t record_size(const mesh_slab& slab, const slab_links& links, index_t c) {
+  std::size_t size =
+      7 + slab.cells.nodes_of(c).size() + 2 * at(links.offsets[at(c) + 1] - links.offsets[at(c)]);
+  for (index_t k = links.boundary_offsets[at(c)]; k < links.boundary_offsets[at(c) + 1]; ++k) {
+    size += 5 + links.boundary.nodes_of(k).size();
+  }
+  return size;
+}
+
+// Writes slab cell c's record at `out`; returns the end of what it wrote.
+index_t* write_record(const mesh_slab& slab, const slab_links& links, std::span<const int> parts_of,
+                      index_t c, index_t* out) {
   const auto nodes = slab.cells.nodes_of(c);
-  put(slab.first_cell + c);
-  put(static_cast<index_t>(slab.cells.types[at(c)]));
-  put(static_cast<index_t>(slab.cells.ids[at(c)]));
-  put(static_cast<index_t>(slab.cells.physical[at(c)]));
-  put(static_cast<index_t>(nodes.size()));
-  for (index_t node : nodes) put(node);
+  *out++ = slab.first_cell + c;
+  *out++ = static_cast<index_t>(slab.cells.types[at(c)]);
+  *out++ = static_cast<index_t>(slab.cells.ids[at(c)]);
+  *out++ = static_cast<index_t>(slab.cells.physical[at(c)]);
+  *out++ = static_cast<index_t>(nodes.size());
+  out = std::copy(nodes.begin(), nodes.end(), out);
   const index_t n0 = links.offsets[at(c)], n1 = links.offsets[at(c) + 1];
-  put(n1 - n0);
+  *out++ = n1 - n0;
   for (index_t k = n0; k < n1; ++k) {
-    put(links.neighbours[at(k)]);
-    put(static_cast<index_t>(parts_of[at(k)]));
+    *out++ = links.neighbours[at(k)];
+    *out++ = static_cast<index_t>(parts_of[at(k)]);
   }
   const index_t b0 = links.boundary_offsets[at(c)], b1 = links.boundary_offsets[at(c) + 1];
-  put(b1 - b0);
+  *out++ = b1 - b0;
   for (index_t k = b0; k < b1; ++k) {
     const auto element = links.boundary.nodes_of(k);
-    put(links.boundary_rows[at(k)]);
-    put(static_cast<index_t>(links.boundary.types[at(k)]));
-    put(static_cast<index_t>(links.boundary.ids[at(k)]));
-    put(static_cast<index_t>(links.boundary.physical[at(k)]));
-    put(static_cast<index_t>(element.size()));
-    for (index_t node : element) put(node);
+    *out++ = links.boundary_rows[at(k)];
+    *out++ = static_cast<index_t>(links.boundary.types[at(k)]);
+    *out++ = static_cast<index_t>(links.boundary.ids[at(k)]);
+    *out++ = static_cast<index_t>(links.boundary.physical[at(k)]);
+    *out++ = static_cast<index_t>(element.size());
+    out = std::copy(element.begin(), element.end(), out);
   }
+  return out;
 }
 
 // Records of `wanted` (sorted (owner, gid) pairs) fetched from their owners' stores.
@@ -113,49 +123,66 @@ region migrate(MPI_Comm comm, const mesh_slab& slab, slab_links& links, std::spa
   const std::vector<int> parts_of = neighbour_parts(comm, ranks, slab, links, part);
   region result;
   {
-    // In rounds of consecutive slab cells: one round's records, sent and received, are
-    // alive at a time besides what was received before.
+    // In rounds of consecutive slab cells, through one send buffer: a round's records are
+    // alive at a time beside the owned records, which arrive in place (their total is
+    // known first, so the array is allocated once).
+    std::vector<std::size_t> offsets(static_cast<std::size_t>(ranks) + 1, 0);
     std::size_t bytes = 0;
     for (index_t c = 0; c < slab.cells.size(); ++c) {
-      write_record(slab, links, parts_of, c, [&](index_t) { bytes += sizeof(index_t); });
+      const std::size_t size = record_size(slab, links, c);
+      offsets[static_cast<std::size_t>(part[at(c)]) + 1] += size;
+      bytes += sizeof(index_t) * size;
     }
+    for (std::size_t q = 0; q < static_cast<std::size_t>(ranks); ++q) offsets[q + 1] += offsets[q];
+    raw_vector<index_t> owned(exchange_counts(comm, offsets).back());
     const int rounds = rounds_for(comm, bytes);
-    raw_vector<index_t> owned;
+    raw_vector<index_t> buffer;
+    std::size_t arrived = 0;
     for (int round = 0; round < rounds; ++round) {
       const index_t first = share_begin(slab.cells.size(), rounds, round);
       const index_t last = share_begin(slab.cells.size(), rounds, round + 1);
-      outbox<index_t> out(ranks);
+      std::fill(offsets.begin(), offsets.end(), 0);
       for (index_t c = first; c < last; ++c) {
-        write_record(slab, links, parts_of, c, [&](index_t) { out.count(part[at(c)]); });
+        offsets[static_cast<std::size_t>(part[at(c)]) + 1] += record_size(slab, links, c);
       }
-      out.allocate();
+      for (std::size_t q = 0; q < static_cast<std::size_t>(ranks); ++q) {
+        offsets[q + 1] += offsets[q];
+      }
+      buffer.resize(offsets.back());
+      std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
       for (index_t c = first; c < last; ++c) {
-        write_record(slab, links, parts_of, c, [&](index_t v) { out.put(part[at(c)], v); });
+        std::size_t& at_fill = fill[static_cast<std::size_t>(part[at(c)])];
+        index_t* const begin = buffer.data() + at_fill;
+        at_fill += static_cast<std::size_t>(write_record(slab, links, parts_of, c, begin) - begin);
       }
       if (round + 1 == rounds) links = slab_links{};
-      received<index_t> in = out.send(comm);
-      if (rounds == 1) {
-        owned = std::move(in.data);
-      } else {
-        owned.insert(owned.end(), in.data.begin(), in.data.end());
-      }
+      std::vector<std::size_t> byte_offsets(offsets);
+      for (std::size_t& o : byte_offsets) o *= sizeof(index_t);
+      const std::vector<std::size_t> in = exchange_counts(comm, byte_offsets);
+      exchange_payload(comm, std::as_bytes(std::span<const index_t>(buffer)), byte_offsets,
+                       reinterpret_cast<std::byte*>(owned.data() + arrived), in);
+      arrived += in.back() / sizeof(index_t);
     }
+    raw_vector<index_t>().swap(buffer);
     result.owned = cell_store(std::move(owned));
   }
-  // Level by level: the neighbours of the last level that are neither owned nor known.
+  // Level by level: the neighbours of the last level (first the owned cells, then the
+  // halo cells fetched last) that are neither owned nor known.
   std::vector<std::pair<int, index_t>> wanted;
-  std::vector<index_t> level;  // gids of the last level
-  for (std::size_t k = 0; k < result.owned.count(); ++k) level.push_back(result.owned[k].gid());
+  std::vector<index_t> level;  // gids of the last level's halo cells
+  const auto want_neighbours = [&](const cell_record& r) {
+    for (index_t k = 0; k < r.neighbour_count(); ++k) {
+      const index_t n = r.neighbour(k);
+      if (r.neighbour_part(k) == rank || result.halo.find(n) != nullptr) continue;
+      wanted.emplace_back(r.neighbour_part(k), n);
+    }
+  };
   for (int step = 1; step <= depth; ++step) {
     wanted.clear();
-    for (index_t gid : level) {
-      const index_t* at_owned = result.owned.find(gid);
-      const cell_record r(at_owned != nullptr ? at_owned : result.halo.find(gid));
-      for (index_t k = 0; k < r.neighbour_count(); ++k) {
-        const index_t n = r.neighbour(k);
-        if (r.neighbour_part(k) == rank || result.halo.find(n) != nullptr) continue;
-        wanted.emplace_back(r.neighbour_part(k), n);
-      }
+    if (step == 1) {
+      for (std::size_t k = 0; k < result.owned.count(); ++k) want_neighbours(result.owned[k]);
+    } else {
+      for (index_t gid : level) want_neighbours(cell_record(result.halo.find(gid)));
     }
     std::sort(wanted.begin(), wanted.end());
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());

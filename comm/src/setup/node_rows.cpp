@@ -28,11 +28,4 @@ std::vector<std::array<double, 3>> fetch_coordinates(MPI_Comm comm, const mesh_s
   return {got.data.begin(), got.data.end()};
 }
 
-std::vector<index_t> distinct_nodes(std::span<const index_t> entries) {
-  std::vector<index_t> nodes(entries.begin(), entries.end());
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  return nodes;
-}
-
 }  // namespace funcmesh::setup_detail

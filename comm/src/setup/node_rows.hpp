@@ -17,7 +17,4 @@ namespace funcmesh::setup_detail {
 std::vector<std::array<double, 3>> fetch_coordinates(MPI_Comm comm, const mesh_slab& slab,
                                                      std::span<const index_t> nodes);
 
-// The distinct global node ids of a block's elements, ascending.
-std::vector<index_t> distinct_nodes(std::span<const index_t> entries);
-
 }  // namespace funcmesh::setup_detail

@@ -9,6 +9,7 @@
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/partition/hilbert.hpp>
 
+#include "compact_ids.hpp"
 #include "node_rows.hpp"
 
 namespace funcmesh::setup_detail {
@@ -19,16 +20,15 @@ namespace {
 __extension__ using value = unsigned __int128;
 
 std::vector<value> keys_of(MPI_Comm comm, const mesh_slab& slab) {
-  const std::vector<index_t> nodes = distinct_nodes(slab.cells.nodes);
-  const auto coordinates = fetch_coordinates(comm, slab, nodes);
+  const compact_ids node_at(slab.cells.nodes);
+  const auto coordinates = fetch_coordinates(comm, slab, node_at.ids());
   std::vector<std::array<double, 3>> centre(static_cast<std::size_t>(slab.cells.size()));
   std::vector<std::array<double, 3>> corners;
   double box[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL};  // low, -high
   for (index_t c = 0; c < slab.cells.size(); ++c) {
     corners.clear();
     for (index_t node : slab.cells.nodes_of(c)) {
-      const auto k = std::lower_bound(nodes.begin(), nodes.end(), node) - nodes.begin();
-      corners.push_back(coordinates[static_cast<std::size_t>(k)]);
+      corners.push_back(coordinates[static_cast<std::size_t>(node_at(node))]);
     }
     const auto p = node_mean(corners);
     centre[static_cast<std::size_t>(c)] = p;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "compact_ids.hpp"
 #include "node_rows.hpp"
 
 namespace funcmesh::setup_detail {
@@ -11,36 +12,6 @@ namespace funcmesh::setup_detail {
 namespace {
 
 std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
-
-// Position of a global id in an ascending list, or -1: a dense table when the ids are
-// compact (one rank, or a few), else a binary search.
-class positions {
- public:
-  explicit positions(std::span<const index_t> sorted) : sorted_(sorted) {
-    if (sorted.empty()) return;
-    first_ = sorted.front();
-    const index_t range = sorted.back() - first_ + 1;
-    if (range <= 4 * static_cast<index_t>(sorted.size())) {
-      table_.assign(at(range), -1);
-      for (std::size_t k = 0; k < sorted.size(); ++k) {
-        table_[at(sorted[k] - first_)] = static_cast<index_t>(k);
-      }
-    }
-  }
-  index_t operator()(index_t value) const {
-    if (!table_.empty()) {
-      const index_t k = value - first_;
-      return k >= 0 && k < static_cast<index_t>(table_.size()) ? table_[at(k)] : -1;
-    }
-    const auto it = std::lower_bound(sorted_.begin(), sorted_.end(), value);
-    return it != sorted_.end() && *it == value ? static_cast<index_t>(it - sorted_.begin()) : -1;
-  }
-
- private:
-  std::span<const index_t> sorted_;
-  index_t first_ = 0;
-  std::vector<index_t> table_;
-};
 
 }  // namespace
 
@@ -62,11 +33,17 @@ local_mesh region_local_mesh(MPI_Comm comm, const mesh_slab& slab, region& cells
       (take_owned ? a : b) += 1;
     }
   }
-  std::vector<index_t> entries;
-  for (const cell_record& r : records)
-    entries.insert(entries.end(), r.nodes().begin(), r.nodes().end());
-  const std::vector<index_t> nodes = distinct_nodes(entries);
-  std::vector<index_t>().swap(entries);
+  compact_ids node_at;
+  {
+    std::vector<index_t> entries;
+    std::size_t count = 0;
+    for (const cell_record& r : records) count += r.nodes().size();
+    entries.reserve(count);
+    for (const cell_record& r : records)
+      entries.insert(entries.end(), r.nodes().begin(), r.nodes().end());
+    node_at = compact_ids(entries);
+  }
+  const std::vector<index_t>& nodes = node_at.ids();
 
   mesh sub;
   sub.dimension = slab.dimension;
@@ -75,7 +52,7 @@ local_mesh region_local_mesh(MPI_Comm comm, const mesh_slab& slab, region& cells
   std::vector<index_t> mapped;
   graph dual;
   {
-    const positions node_at(nodes), cell_at(gids);
+    const compact_ids cell_at(gids);
     auto local_nodes = [&](std::span<const index_t> global) {
       mapped.clear();
       for (index_t g : global) mapped.push_back(node_at(g));

@@ -1,10 +1,12 @@
-// Matching by key: each face (or node, for node adjacency) is sent as (sorted node ids,
-// cell) to the rank its key hashes to; there equal keys sort next to each other. Replies
-// go to the ranks whose slabs hold the cells (and, for boundary elements, the elements).
+// Faces of one slab are matched on their rank (slab_faces); the rest meet by key: each face
+// on a slab's surface, each boundary element (and, for node adjacency, every face and every
+// cell node) is sent as (sorted node ids, cell) to the rank its key hashes to, where equal
+// keys sort next to each other. Replies go to the ranks whose slabs hold the cells (and,
+// for boundary elements, the elements).
 #include "slab_links.hpp"
 
 #include <algorithm>
-#include <array>
+#include <limits>
 #include <string>
 
 #include <funcmesh/comm/communicator.hpp>
@@ -12,6 +14,8 @@
 #include <funcmesh/core/error.hpp>
 
 #include "exchange.hpp"
+#include "face_key.hpp"
+#include "slab_faces.hpp"
 
 namespace funcmesh::setup_detail {
 
@@ -19,36 +23,7 @@ namespace {
 
 std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
 
-using key_type = std::array<index_t, 4>;
-
-// A cell's face (cell >= 0: its global id) or a boundary element (cell = -1 - its row).
-struct keyed {
-  key_type key;
-  index_t cell;
-};
-
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-std::uint64_t hash_of(const key_type& key) {
-  std::uint64_t h = 0;
-  for (index_t k : key) h = mix(h ^ static_cast<std::uint64_t>(k));
-  return h;
-}
-
-key_type sorted_key(std::span<const index_t> nodes) {
-  key_type key{-1, -1, -1, -1};
-  for (std::size_t k = 0; k < nodes.size(); ++k) {  // insertion sort of <= 4 entries
-    std::size_t pos = k;
-    for (; pos > 0 && key[pos - 1] > nodes[k]; --pos) key[pos] = key[pos - 1];
-    key[pos] = nodes[k];
-  }
-  return key;
-}
+using pair_list = raw_vector<std::array<index_t, 2>>;
 
 struct world {
   MPI_Comm comm;
@@ -56,23 +31,21 @@ struct world {
   int ranks;
 };
 
-// Every keyed record of this slab: faces of cells, boundary elements, and with node
-// adjacency one record per cell node (key = {node, -1, -1, -1}, tagged by a 4th entry of
-// -2 so they never meet a face's key).
+void agree(MPI_Comm comm, const std::string& failure) {
+  mpi::agree(mpi::communicator(comm), failure);
+}
+
+// The records sent by key: with face adjacency the slab's surface faces, with node
+// adjacency every face and one record per cell node (key {node, -1, -1, -2}: never a
+// face's); then the boundary elements.
 template <class Visit>
-void for_each_record(const mesh_slab& slab, adjacency by, Visit&& visit) {
-  std::array<index_t, 4> face{};
-  for (index_t c = 0; c < slab.cells.size(); ++c) {
-    const cell_type type = slab.cells.types[at(c)];
-    const auto nodes = slab.cells.nodes_of(c);
-    const index_t gid = slab.first_cell + c;
-    for (int f = 0; f < face_count(type); ++f) {
-      const auto local = face_nodes(type, f);
-      for (std::size_t j = 0; j < local.size(); ++j) face[j] = nodes[local[j]];
-      visit(keyed{sorted_key({face.data(), local.size()}), gid});
-    }
-    if (by == adjacency::node) {
-      for (index_t node : nodes) visit(keyed{{node, -1, -1, -2}, gid});
+void for_each_record(const mesh_slab& slab, adjacency by, const slab_faces& local, Visit&& visit) {
+  if (by == adjacency::face) {
+    for (const keyed& f : local.surface) visit(f);
+  } else {
+    for_each_face(slab, [&](const face_key& key, index_t c) { visit({key, slab.first_cell + c}); });
+    for (index_t c = 0; c < slab.cells.size(); ++c) {
+      for (index_t node : slab.cells.nodes_of(c)) visit({{node, -1, -1, -2}, slab.first_cell + c});
     }
   }
   for (index_t e = 0; e < slab.boundary.size(); ++e) {
@@ -82,11 +55,13 @@ void for_each_record(const mesh_slab& slab, adjacency by, Visit&& visit) {
   }
 }
 
-// Pairs (cell, neighbour) for the cells' slab ranks, and (boundary row, cell) for the
-// elements' slab ranks, produced where the keys meet.
+// What the keys' meeting produces: pairs (cell, neighbour) for the cells' slab ranks,
+// (boundary row, cell) for the elements' slab ranks, and the elements that met no face
+// here (with face adjacency: on an internal surface, whose face was matched in a slab).
 struct matches {
   outbox<std::array<index_t, 2>> pairs;
   outbox<std::array<index_t, 2>> attached;
+  raw_vector<keyed> unmet;
   explicit matches(int ranks) : pairs(ranks), attached(ranks) {}
 };
 
@@ -94,9 +69,7 @@ struct matches {
 // Returns "" or what is wrong with the mesh.
 std::string match(const world& w, const mesh_slab& slab, adjacency by, raw_vector<keyed>& records,
                   matches& out) {
-  std::sort(records.begin(), records.end(), [](const keyed& a, const keyed& b) {
-    return a.key != b.key ? a.key < b.key : a.cell < b.cell;
-  });
+  std::sort(records.begin(), records.end(), key_then_cell);
   for (int pass = 0; pass < 2; ++pass) {
     const bool counting = pass == 0;
     auto pair = [&](index_t cell, index_t neighbour) {
@@ -136,6 +109,10 @@ std::string match(const world& w, const mesh_slab& slab, adjacency by, raw_vecto
         pair(records[cells_from].cell, records[cells_from + 1].cell);
         pair(records[cells_from + 1].cell, records[cells_from].cell);
       }
+      if (!counting && by == adjacency::face && cell_count == 0) {
+        out.unmet.insert(out.unmet.end(), records.begin() + static_cast<std::ptrdiff_t>(first),
+                         records.begin() + static_cast<std::ptrdiff_t>(last));
+      }
       for (std::size_t e = first; e < cells_from; ++e) {
         const index_t row = -1 - records[e].cell;
         const int to = share_of(slab.global_boundary, w.ranks, row);
@@ -157,28 +134,102 @@ std::string match(const world& w, const mesh_slab& slab, adjacency by, raw_vecto
   return {};
 }
 
-// The neighbours of each slab cell, from the (cell, neighbour) pairs sent to this rank.
-void collect_neighbours(const mesh_slab& slab, received<std::array<index_t, 2>>& in,
-                        slab_links& links) {
-  std::sort(in.data.begin(), in.data.end());
-  in.data.erase(std::unique(in.data.begin(), in.data.end()), in.data.end());
-  links.offsets.assign(at(slab.cells.size()) + 1, 0);
-  for (const auto& p : in.data) ++links.offsets[at(p[0] - slab.first_cell) + 1];
-  for (std::size_t c = 0; c + 1 < links.offsets.size(); ++c) {
-    links.offsets[c + 1] += links.offsets[c];
+// Boundary elements on internal surfaces: their faces were matched inside a slab and never
+// travelled, so the elements that met no face are shown to every rank (in rounds), and
+// each rank looks for them among its slab's faces. Returns (row, cell) pairs for the
+// elements' slab ranks. Rare: only meshes with internal surfaces (or elements on no face,
+// which attach to nothing, as in attach_boundary) pay for it.
+pair_list attach_unmet(const world& w, const mesh_slab& slab, raw_vector<keyed> unmet) {
+  // Only elements with as many nodes as a face of a cell of the mesh's dimension can be
+  // one (points and lines in a 3-D mesh attach to nothing).
+  std::erase_if(unmet, [&](const keyed& e) {
+    const auto nodes = std::count_if(e.key.begin(), e.key.end(), [](index_t n) { return n >= 0; });
+    return slab.dimension == 3 ? nodes < 3 : nodes != slab.dimension;
+  });
+  unsigned long long total = unmet.size();
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, w.comm),
+            "MPI_Allreduce (set-up unmet elements)", w.comm);
+  if (total == 0) return {};
+  outbox<std::array<index_t, 2>> out(w.ranks);
+  std::vector<std::array<index_t, 3>> found;  // (to, row, cell)
+  const int rounds = rounds_for(w.comm, total * sizeof(keyed));
+  for (int round = 0; round < rounds; ++round) {
+    const auto first =
+        static_cast<std::size_t>(share_begin(static_cast<index_t>(unmet.size()), rounds, round));
+    const auto last = static_cast<std::size_t>(
+        share_begin(static_cast<index_t>(unmet.size()), rounds, round + 1));
+    int mine = static_cast<int>((last - first) * sizeof(keyed));
+    std::vector<int> counts(static_cast<std::size_t>(w.ranks)), displs(counts.size(), 0);
+    check_mpi(MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, w.comm),
+              "MPI_Allgather (set-up unmet elements)", w.comm);
+    for (std::size_t q = 1; q < counts.size(); ++q) displs[q] = displs[q - 1] + counts[q - 1];
+    raw_vector<keyed> all(static_cast<std::size_t>(displs.back() + counts.back()) / sizeof(keyed));
+    check_mpi(MPI_Allgatherv(unmet.data() + first, mine, MPI_BYTE, all.data(), counts.data(),
+                             displs.data(), MPI_BYTE, w.comm),
+              "MPI_Allgatherv (set-up unmet elements)", w.comm);
+    std::sort(all.begin(), all.end(), key_then_cell);
+    for_each_face(slab, [&](const face_key& key, index_t c) {
+      auto it = std::lower_bound(all.begin(), all.end(),
+                                 keyed{key, std::numeric_limits<index_t>::min()}, key_then_cell);
+      for (; it != all.end() && it->key == key; ++it) {
+        const index_t row = -1 - it->cell;
+        found.push_back({share_of(slab.global_boundary, w.ranks, row), row, slab.first_cell + c});
+      }
+    });
   }
-  links.neighbours.resize(in.data.size());
-  for (std::size_t k = 0; k < in.data.size(); ++k) links.neighbours[k] = in.data[k][1];
-  raw_vector<std::array<index_t, 2>>().swap(in.data);
+  std::sort(found.begin(), found.end());  // a cell's repeated face attaches it once
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  for (const auto& f : found) out.count(static_cast<int>(f[0]));
+  out.allocate();
+  for (const auto& f : found) out.put(static_cast<int>(f[0]), {f[1], f[2]});
+  return std::move(out.send(w.comm).data);
+}
+
+// Slab cell c's neighbours: from the slab's own edges (both ways) and the pairs sent here,
+// each list ascending and without repeats.
+void collect_neighbours(const mesh_slab& slab, pair_list& edges, pair_list& pairs,
+                        slab_links& links) {
+  const index_t first = slab.first_cell;
+  std::vector<index_t>& offsets = links.offsets;
+  offsets.assign(at(slab.cells.size()) + 1, 0);
+  for (const auto& [a, b] : edges) {
+    ++offsets[at(a - first) + 1];
+    ++offsets[at(b - first) + 1];
+  }
+  for (const auto& p : pairs) ++offsets[at(p[0] - first) + 1];
+  for (std::size_t c = 0; c + 1 < offsets.size(); ++c) offsets[c + 1] += offsets[c];
+  links.neighbours.resize(at(offsets.back()));
+  {
+    std::vector<index_t> fill(offsets.begin(), offsets.end() - 1);
+    for (const auto& [a, b] : edges) {
+      links.neighbours[at(fill[at(a - first)]++)] = b;
+      links.neighbours[at(fill[at(b - first)]++)] = a;
+    }
+    pair_list().swap(edges);
+    for (const auto& p : pairs) links.neighbours[at(fill[at(p[0] - first)]++)] = p[1];
+    pair_list().swap(pairs);
+  }
+  // Sorted per cell, repeats dropped (two cells that share two faces are one edge).
+  std::size_t kept = 0;
+  for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
+    const auto begin = links.neighbours.begin() + offsets[c];
+    const auto end = links.neighbours.begin() + offsets[c + 1];
+    std::sort(begin, end);
+    const auto unique_end = std::unique(begin, end);
+    offsets[c] = static_cast<index_t>(kept);
+    for (auto it = begin; it != unique_end; ++it) links.neighbours[kept++] = *it;
+  }
+  offsets.back() = static_cast<index_t>(kept);
+  links.neighbours.resize(kept);
 }
 
 // Boundary elements to the slab ranks of the cells they are faces of: at each element's
 // own rank, (row, cell) becomes [cell, row, type, id, physical, node count, nodes...].
-void collect_boundary(const world& w, const mesh_slab& slab,
-                      received<std::array<index_t, 2>>& attached, slab_links& links) {
+void collect_boundary(const world& w, const mesh_slab& slab, pair_list& attached,
+                      slab_links& links) {
   outbox<index_t> out(w.ranks);
   for (int pass = 0; pass < 2; ++pass) {
-    for (const auto& [row, cell] : attached.data) {
+    for (const auto& [row, cell] : attached) {
       const index_t e = row - slab.first_boundary;
       const auto nodes = slab.boundary.nodes_of(e);
       const int to = share_of(slab.global_cells, w.ranks, cell);
@@ -196,7 +247,7 @@ void collect_boundary(const world& w, const mesh_slab& slab,
     }
     if (pass == 0) out.allocate();
   }
-  raw_vector<std::array<index_t, 2>>().swap(attached.data);
+  pair_list().swap(attached);
   const received<index_t> in = out.send(w.comm);
   // (cell, row, position in `in`), sorted: each cell's elements by ascending row.
   std::vector<std::array<index_t, 3>> order;
@@ -218,16 +269,28 @@ void collect_boundary(const world& w, const mesh_slab& slab,
   }
 }
 
+void append(pair_list& to, const pair_list& more) { to.insert(to.end(), more.begin(), more.end()); }
+
 }  // namespace
 
 slab_links link_slab(MPI_Comm comm, const mesh_slab& slab, adjacency by) {
   world w{comm, 0, 1};
   check_mpi(MPI_Comm_rank(comm, &w.rank), "MPI_Comm_rank", comm);
   check_mpi(MPI_Comm_size(comm, &w.ranks), "MPI_Comm_size", comm);
+  slab_faces local;
+  if (by == adjacency::face) {
+    std::string failure;
+    try {
+      local = match_slab_faces(comm, slab);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    agree(comm, failure);
+  }
   // Keys go in rounds (by hash: a key's round and rank both follow from it), so that a
   // round's records are a bounded part of the set-up's memory.
   std::size_t count = 0;
-  for_each_record(slab, by, [&](const keyed&) { ++count; });
+  for_each_record(slab, by, local, [&](const keyed&) { ++count; });
   const int rounds = rounds_for(comm, count * sizeof(keyed));
   const auto place = [&](const keyed& r, int& round) {
     const std::uint64_t h = hash_of(r.key);
@@ -235,20 +298,19 @@ slab_links link_slab(MPI_Comm comm, const mesh_slab& slab, adjacency by) {
                              static_cast<std::uint64_t>(rounds));
     return static_cast<int>(h % static_cast<std::uint64_t>(w.ranks));
   };
-  received<std::array<index_t, 2>> pairs, attached;
-  pairs.offsets.assign(static_cast<std::size_t>(w.ranks) + 1, 0);
-  attached.offsets = pairs.offsets;
+  pair_list pairs, attached;
+  raw_vector<keyed> unmet;
   for (int round = 0; round < rounds; ++round) {
     received<keyed> records;
     {
       outbox<keyed> out(w.ranks);
       int r_round = 0;
-      for_each_record(slab, by, [&](const keyed& r) {
+      for_each_record(slab, by, local, [&](const keyed& r) {
         const int to = place(r, r_round);
         if (r_round == round) out.count(to);
       });
       out.allocate();
-      for_each_record(slab, by, [&](const keyed& r) {
+      for_each_record(slab, by, local, [&](const keyed& r) {
         const int to = place(r, r_round);
         if (r_round == round) out.put(to, r);
       });
@@ -262,14 +324,15 @@ slab_links link_slab(MPI_Comm comm, const mesh_slab& slab, adjacency by) {
       failure = e.what();
     }
     raw_vector<keyed>().swap(records.data);
-    mpi::agree(mpi::communicator(comm), failure);
-    const auto more_pairs = found.pairs.send(comm);
-    pairs.data.insert(pairs.data.end(), more_pairs.data.begin(), more_pairs.data.end());
-    const auto more_attached = found.attached.send(comm);
-    attached.data.insert(attached.data.end(), more_attached.data.begin(), more_attached.data.end());
+    agree(comm, failure);
+    append(pairs, found.pairs.send(comm).data);
+    append(attached, found.attached.send(comm).data);
+    unmet.insert(unmet.end(), found.unmet.begin(), found.unmet.end());
   }
+  raw_vector<keyed>().swap(local.surface);
+  if (by == adjacency::face) append(attached, attach_unmet(w, slab, std::move(unmet)));
   slab_links links;
-  collect_neighbours(slab, pairs, links);
+  collect_neighbours(slab, local.edges, pairs, links);
   collect_boundary(w, slab, attached, links);
   return links;
 }
