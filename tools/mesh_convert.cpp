@@ -1,10 +1,12 @@
-// --convert: the whole .msh read (the Gmsh readers parse a whole file), then written block
-// by block; the peak resident memory printed is what a cluster's front end must hold.
+// --convert: the .msh streamed (read_gmsh_blocks: the node array and one block of elements
+// at a time), each block written as it comes; the peak resident memory printed is what a
+// cluster's front end must hold.
 #include "mesh_convert.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include <funcmesh/comm/mesh_file.hpp>
@@ -35,22 +37,31 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 void convert_mesh(const std::filesystem::path& in, const std::filesystem::path& out) {
+  // A block: about 15 MiB of parsed elements and as much again of the block handed over.
+  constexpr std::size_t block_elements = std::size_t{1} << 18;
   const auto start = std::chrono::steady_clock::now();
-  mesh m = read_gmsh(in);
-  normalize_orientation(m);
-  const double read_seconds = seconds_since(start);
-  const auto write_start = std::chrono::steady_clock::now();
-  mesh_file_writer writer(out, m.dimension, m.coordinates, m.node_ids, m.physical_groups, m.source,
-                          m.gmsh_tags);
-  writer.add_elements(m.cells, m.dimension);
-  writer.add_elements(m.boundary, m.dimension - 1);
-  writer.finish();
+  std::unique_ptr<mesh_file_writer> writer;
+  index_t nodes = 0;
+  int dimension = 0;
+  read_gmsh_blocks(
+      in, block_elements,
+      [&](const gmsh_header& header) {
+        writer = std::make_unique<mesh_file_writer>(out, header.dimension, header.coordinates,
+                                                    header.node_ids, header.physical_groups,
+                                                    header.source, true);
+        nodes = static_cast<index_t>(header.coordinates.size());
+        dimension = header.dimension;
+      },
+      [&](const element_block& block, int element_dimension) {
+        writer->add_elements(block, element_dimension);
+      });
+  writer->finish();
   std::printf(
       "wrote %s: %lld cells, %lld boundary elements, %lld nodes, %d-D "
-      "(read %.3f s, write %.3f s, peak resident memory %s)\n",
-      out.string().c_str(), static_cast<long long>(writer.cells_written()),
-      static_cast<long long>(writer.boundary_written()), static_cast<long long>(m.node_count()),
-      m.dimension, read_seconds, seconds_since(write_start), peak_resident_memory().c_str());
+      "(%.3f s, streamed in blocks of %zu elements, peak resident memory %s)\n",
+      out.string().c_str(), static_cast<long long>(writer->cells_written()),
+      static_cast<long long>(writer->boundary_written()), static_cast<long long>(nodes), dimension,
+      seconds_since(start), block_elements, peak_resident_memory().c_str());
 }
 
 }  // namespace funcmesh::tools

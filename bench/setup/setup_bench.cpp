@@ -36,6 +36,8 @@ struct settings {
   std::string partitioner = "auto";
   std::string folder = "setup-bench";  // where the airfoil's .h5 goes
   bool quick = false;
+  fm::index_t largest = 0;        // --largest: check one size by the parallel path only
+  fm::index_t largest_rank0 = 0;  // --largest-rank0: the same by the rank-0 path
 };
 
 std::int64_t status_bytes(const char* key) {
@@ -233,6 +235,12 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember(fm::app::partitioner_names()));
     args.option("folder", s.folder, "where the Airfoil grid's .h5 mesh file is written");
     args.flag("quick", s.quick, "small meshes: a smoke test, its figures mean nothing");
+    args.option("largest", s.largest,
+                "only this: set up a box3d-tet of about N cells by the parallel path on every "
+                "rank of the job and print the sum of the ranks' peaks against 16 GiB (the "
+                "largest_mesh_cells_4_ranks check, run with -np 4)");
+    args.option("largest-rank0", s.largest_rank0,
+                "only this: the same check by the rank-0 path (METIS on the whole mesh)");
     if (!args.parse(argc, argv, rank == 0)) return 0;
     if (s.quick) {
       s.cells = 24'000;
@@ -259,6 +267,31 @@ int main(int argc, char** argv) {
         return fm::distribute_generated(c, [edge] { return fm::box3d_tet(edge, edge, edge); });
       };
     };
+    if (s.largest > 0 || s.largest_rank0 > 0) {
+      const bool parallel = s.largest > 0;
+      const fm::index_t cells = parallel ? s.largest : s.largest_rank0;
+      const auto edge =
+          static_cast<fm::index_t>(std::llround(std::cbrt(static_cast<double>(cells) / 6)));
+      const outcome o = run_variant(
+          world, parallel ? setup_function(tet_parallel(edge)) : setup_function(tet_rank0(edge)),
+          false);
+      if (rank == 0) {
+        double sum = 0;
+        std::printf(
+            "largest mesh check, %s path: box3d-tet %lld cells on %d ranks, %.1f s; peak "
+            "per rank (MiB):",
+            parallel ? "parallel" : "rank-0", static_cast<long long>(6 * edge * edge * edge), size,
+            o.seconds);
+        for (double peak : o.peak) {
+          std::printf(" %.0f", mib(peak));
+          sum += peak;
+        }
+        const double budget = 16.0 * 1024 * 1024 * 1024;
+        std::printf("; sum %.2f GiB: %s 16 GiB\n", sum / (1024.0 * 1024 * 1024),
+                    sum <= budget ? "within" : "OVER");
+      }
+      return 0;
+    }
     std::vector<family_figures> families;
     families.push_back(
         measure(world, "box3d-tet", 6 * n * n * n, tet_parallel(n), tet_rank0(n), s.repeats));

@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
+
+#include "../common/mesh_equality.hpp"
 
 namespace funcmesh::testing {
 
@@ -38,6 +41,52 @@ void expect_rejected(const std::string& name, const std::string& section, const 
     EXPECT_EQ(std::string(e.what()),
               file.string() + ":" + position + ": in " + section + ": " + e.reason());
   }
+  // The streaming reader refuses it alike, before any element block is handed over.
+  int blocks = 0;
+  try {
+    read_gmsh_blocks(
+        file, 2, [](const gmsh_header&) {}, [&](const element_block&, int) { ++blocks; });
+    ADD_FAILURE() << name << " was accepted by read_gmsh_blocks";
+  } catch (const mesh_read_error& e) {
+    EXPECT_EQ(e.section(), section) << e.what();
+    EXPECT_NE(e.reason().find(reason), std::string::npos) << e.what();
+    EXPECT_EQ(e.position(), position) << e.what();
+  }
+  EXPECT_EQ(blocks, 0) << name;
+}
+
+// read_gmsh_blocks of `file`, its blocks put together, is read_gmsh + normalize_orientation.
+void expect_streamed_as_whole(const std::filesystem::path& file, std::size_t block) {
+  SCOPED_TRACE(file.string() + ", blocks of " + std::to_string(block));
+  mesh whole = read_gmsh(file);
+  normalize_orientation(whole);
+  mesh streamed;
+  std::size_t calls = 0;
+  read_gmsh_blocks(
+      file, block,
+      [&](const gmsh_header& h) {
+        streamed.dimension = h.dimension;
+        streamed.coordinates = h.coordinates;
+        streamed.node_ids = h.node_ids;
+        streamed.physical_groups = h.physical_groups;
+        EXPECT_EQ(h.source, file.string());
+      },
+      [&](const element_block& b, int dimension) {
+        ++calls;
+        EXPECT_LE(static_cast<std::size_t>(b.size()), block);
+        element_block& to = dimension == streamed.dimension ? streamed.cells : streamed.boundary;
+        for (index_t e = 0; e < b.size(); ++e) {
+          const auto k = static_cast<std::size_t>(e);
+          to.add(b.types[k], b.nodes_of(e), b.ids[k], b.physical[k]);
+        }
+      });
+  EXPECT_GE(calls, (static_cast<std::size_t>(whole.cell_count()) + block - 1) / block);
+  EXPECT_EQ(streamed.dimension, whole.dimension);
+  EXPECT_EQ(streamed.coordinates, whole.coordinates);
+  EXPECT_EQ(streamed.node_ids, whole.node_ids);
+  expect_same_groups(streamed.physical_groups, whole.physical_groups);
+  expect_same_blocks(streamed.cells, whole.cells, "cells");
+  expect_same_blocks(streamed.boundary, whole.boundary, "boundary");
 }
 
 std::string text_error(const std::string& text) {
@@ -222,6 +271,23 @@ TEST(gmsh_reader, msh2_in_any_section_order_with_sparse_tags_and_unused_nodes) {
   EXPECT_EQ(m.boundary.physical[0], 3);
   EXPECT_EQ(m.physical_id("bottom", 1), 3);
   EXPECT_EQ(m.physical_name(4, 2), "my domain");
+}
+
+// Streaming (read_gmsh_blocks, for funcmesh-partition --convert) gives read_gmsh's mesh in
+// blocks: elements before nodes, sparse tags, an unused node, both versions, binary files,
+// clockwise cells turned; blocks of one element, a few, and more than the file has.
+TEST(gmsh_reader, streamed_blocks_put_together_are_the_whole_read) {
+  const auto dir = std::filesystem::temp_directory_path() / "funcmesh_gmsh_stream_test";
+  std::filesystem::create_directories(dir);
+  for (const auto& [name, text] : {std::pair{"msh2.msh", &msh2_text}, {"msh41.msh", &msh41_text}}) {
+    const auto file = dir / name;
+    std::ofstream(file, std::ios::binary) << *text;
+    for (std::size_t block : {1, 2, 1000}) expect_streamed_as_whole(file, block);
+  }
+  std::filesystem::remove_all(dir);
+  for (const char* name : {"tiny_msh22_bin.msh", "tiny_msh41_bin.msh", "clockwise_square.msh"}) {
+    for (std::size_t block : {1, 3, 100000}) expect_streamed_as_whole(gmsh_data / name, block);
+  }
 }
 
 TEST(gmsh_reader, crlf_line_ends) {

@@ -51,11 +51,7 @@ void read_msh2_nodes(cursor& in, raw_mesh& raw) {
 void read_msh2_elements(cursor& in, raw_mesh& raw) {
   const std::int64_t count = count_line(in, "element count", element_bytes);
   const auto n = static_cast<std::size_t>(count);
-  raw.element_tags.reserve(n);
-  raw.element_types.reserve(n);
-  raw.element_groups.reserve(n);
-  raw.element_offsets.reserve(n);
-  raw.element_starts.reserve(n + 1);
+  raw.reserve_elements(n);
   if (!in.binary()) {
     for (std::int64_t i = 0; i < count; ++i) {
       const auto tokens = in.expect_tokens(3, "an element line", true);
@@ -115,6 +111,7 @@ void read_msh2_elements(cursor& in, raw_mesh& raw) {
       done += in_block;
     }
   }
+  raw.flush_elements();
   in.expect_end("Elements");
 }
 

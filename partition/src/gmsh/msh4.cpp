@@ -189,11 +189,7 @@ void read_msh4_elements(cursor& in, raw_mesh& raw) {
                at);
   in.plausible(total, in.binary() ? 16 : ascii_record_bytes, "element count", at);
   const auto n = static_cast<std::size_t>(total);
-  raw.element_tags.reserve(n);
-  raw.element_types.reserve(n);
-  raw.element_groups.reserve(n);
-  raw.element_offsets.reserve(n);
-  raw.element_starts.reserve(n + 1);
+  raw.reserve_elements(n);
   std::int64_t done = 0;
   for (std::int64_t b = 0; b < blocks; ++b) {
     const block_header block = read_block_header(in, "an element block header");
@@ -236,6 +232,7 @@ void read_msh4_elements(cursor& in, raw_mesh& raw) {
     done += block.size;
   }
   check_total(in, done, total, "elements");
+  raw.flush_elements();
   in.expect_end("Elements");
 }
 

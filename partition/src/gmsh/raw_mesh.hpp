@@ -6,7 +6,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -47,7 +49,36 @@ struct raw_mesh {
     element_groups.push_back(group);
     element_offsets.push_back(offset);
   }
-  void end_element() { element_starts.push_back(static_cast<index_t>(element_nodes.size())); }
+  void end_element() {
+    element_starts.push_back(static_cast<index_t>(element_nodes.size()));
+    if (flush_every != 0 && element_tags.size() >= flush_every) flush_elements();
+  }
+
+  // Streaming (read_gmsh_blocks): once `flush_every` elements are held (0: never), they
+  // are handed to `flush` and dropped, so that no $Elements section is held whole. The
+  // parsers reserve through reserve_elements and flush the rest at the section's end.
+  std::size_t flush_every = 0;
+  std::function<void(raw_mesh&)> flush;
+  // The second streaming pass reads the nodes no more (the first one kept them).
+  bool skip_nodes = false;
+  void reserve_elements(std::size_t count) {
+    const std::size_t n = flush_every == 0 ? count : std::min(count, flush_every);
+    element_tags.reserve(n);
+    element_types.reserve(n);
+    element_groups.reserve(n);
+    element_offsets.reserve(n);
+    element_starts.reserve(n + 1);
+  }
+  void flush_elements() {
+    if (flush_every == 0 || element_tags.empty()) return;
+    flush(*this);
+    element_tags.clear();
+    element_types.clear();
+    element_groups.clear();
+    element_offsets.clear();
+    element_nodes.clear();
+    element_starts.assign(1, 0);
+  }
 };
 
 // Section parsers; the cursor stands just after the section's header line and is left
@@ -58,8 +89,39 @@ void read_msh4_entities(cursor& in, raw_mesh& raw);
 void read_msh4_nodes(cursor& in, raw_mesh& raw);
 void read_msh4_elements(cursor& in, raw_mesh& raw);
 
+// The section loop: every section of the file into raw (any order, unknown ones skipped).
+void read_sections(cursor& in, raw_mesh& raw);
+
 // Checks tags and references and builds the mesh.
 mesh assemble(raw_mesh&& raw, const cursor& in);
+
+// Node tag -> 0-based index, from the nodes' tags (a repeated tag is an error naming its
+// later occurrence): a direct table when tags are dense enough, else a binary search.
+class node_lookup {
+ public:
+  node_lookup(const cursor& in, const raw_mesh& raw);
+  index_t find(std::int64_t tag) const;
+
+ private:
+  std::vector<std::pair<std::int64_t, index_t>> sorted_;
+  std::vector<index_t> table_;
+};
+
+// Appends the used (dimension, id) groups that have no name, ascending, as unnamed groups.
+void add_unnamed_groups(std::vector<physical_group>& groups,
+                        const std::set<std::pair<int, int>>& used);
+
+// The top dimension of these element types, refused below 2 (the $Elements section's
+// offset in the error).
+int checked_dimension(const cursor& in, int dimension, std::size_t elements_offset);
+
+// Raw element e with its nodes as 0-based indices (an undefined node is an error naming the
+// element) and its physical group (MSH 4: its entity's, from `entity_physical`); false for
+// an element more than one dimension below `dimension` (dropped).
+bool resolve_element(const cursor& in, const raw_mesh& raw,
+                     const std::map<std::pair<int, int>, int>& entity_physical,
+                     const node_lookup& nodes, int dimension, std::size_t e,
+                     std::vector<index_t>& element_nodes, int& physical);
 
 // An element type the readers accept, with the error for the others.
 cell_type element_type(const cursor& in, int gmsh, std::size_t at);

@@ -89,9 +89,7 @@ void first_time(cursor& in, bool& seen, std::size_t at) {
 
 }  // namespace
 
-mesh read(std::span<const std::byte> bytes, std::string_view file_name) {
-  cursor in(bytes, file_name);
-  raw_mesh raw;
+void read_sections(cursor& in, raw_mesh& raw) {
   bool has_format = false;
   std::string_view line;
   while (true) {
@@ -117,7 +115,11 @@ mesh read(std::span<const std::byte> bytes, std::string_view file_name) {
     if (!has_format) in.fail_at(at, "$MeshFormat must come before " + in.section());
     if (name == "Nodes") {
       first_time(in, raw.has_nodes, at);
-      raw.version == 2 ? read_msh2_nodes(in, raw) : read_msh4_nodes(in, raw);
+      if (raw.skip_nodes) {
+        in.skip_section(name);
+      } else {
+        raw.version == 2 ? read_msh2_nodes(in, raw) : read_msh4_nodes(in, raw);
+      }
     } else if (name == "Elements") {
       first_time(in, raw.has_elements, at);
       raw.elements_offset = at;
@@ -133,6 +135,12 @@ mesh read(std::span<const std::byte> bytes, std::string_view file_name) {
   if (!has_format) {
     in.fail_in("$MeshFormat", 0, "not a Gmsh mesh: the file has no $MeshFormat section");
   }
+}
+
+mesh read(std::span<const std::byte> bytes, std::string_view file_name) {
+  cursor in(bytes, file_name);
+  raw_mesh raw;
+  read_sections(in, raw);
   mesh m = assemble(std::move(raw), in);
   // Errors found once the mesh is read (a degenerate cell, a face of three cells) name the
   // file and the element's tag, so that the user can find it in the file or in Gmsh.
