@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
 
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/partition/cell_type.hpp>
@@ -58,6 +60,17 @@ inline std::uint64_t hash_of(const face_key& key) {
     h = x ^ (x >> 31);
   }
   return h;
+}
+
+// The error for a face of more than two cells (global cell ids): no dual graph exists.
+inline std::string shared_by_many(const mesh_slab& slab, const std::vector<index_t>& cells) {
+  std::string names;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    names += (k > 0 ? ", " : "") + std::to_string(cells[k]);
+  }
+  return (slab.source.empty() ? std::string() : slab.source + ": ") + "a face is shared by " +
+         std::to_string(cells.size()) + " cells (global cell indices " + names +
+         "): the mesh is not a manifold";
 }
 
 // Calls visit(key, slab cell index) for every face of every slab cell, in cell order.

@@ -111,13 +111,9 @@ face_key global_key(const slab_nodes& nodes, std::uint32_t low, const face_rest&
 }
 
 std::string shared_by_many(const mesh_slab& slab, const face_rest* first, const face_rest* last) {
-  std::string names;
-  for (const face_rest* k = first; k != last; ++k) {
-    names += (k != first ? ", " : "") + std::to_string(slab.first_cell + k->cell);
-  }
-  return (slab.source.empty() ? std::string() : slab.source + ": ") + "a face is shared by " +
-         std::to_string(last - first) + " cells (global cell indices " + names +
-         "): the mesh is not a manifold";
+  std::vector<index_t> cells;
+  for (const face_rest* k = first; k != last; ++k) cells.push_back(slab.first_cell + k->cell);
+  return setup_detail::shared_by_many(slab, cells);
 }
 
 // Sorts a bucket (a few dozen faces at most in usual meshes) and matches its runs.

@@ -96,13 +96,9 @@ std::string match(const world& w, const mesh_slab& slab, adjacency by, raw_vecto
         continue;
       }
       if (by == adjacency::face && cell_count > 2) {
-        std::string names;
-        for (std::size_t k = cells_from; k < last; ++k) {
-          names += (k > cells_from ? ", " : "") + std::to_string(records[k].cell);
-        }
-        return (slab.source.empty() ? std::string() : slab.source + ": ") + "a face is shared by " +
-               std::to_string(cell_count) + " cells (global cell indices " + names +
-               "): the mesh is not a manifold";
+        std::vector<index_t> cells;
+        for (std::size_t k = cells_from; k < last; ++k) cells.push_back(records[k].cell);
+        return shared_by_many(slab, cells);
       }
       if (by == adjacency::face && cell_count == 2 &&
           records[cells_from].cell != records[cells_from + 1].cell) {
