@@ -59,6 +59,15 @@ function(funcmesh_add_gtest name)
   if(arg_ENVIRONMENT)
     set(environment ENVIRONMENT "${arg_ENVIRONMENT}")
   endif()
+  # Under ASan, a test with no MPI collects allocation stacks with the fast unwinder
+  # (5 times quicker on the allocating tests): only Open MPI's libraries, built without
+  # frame pointers, need the slow one that the asan test preset sets for their leak
+  # suppressions, and these tests never start MPI.
+  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
+    # (The preset leaves it out of LSAN_OPTIONS, which ASan reads last.)
+    list(APPEND environment ENVIRONMENT_MODIFICATION
+         "ASAN_OPTIONS=string_append::fast_unwind_on_malloc=1")
+  endif()
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
                        PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${labels}" ${environment})
 endfunction()

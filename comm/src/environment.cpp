@@ -13,6 +13,8 @@
 #include <funcmesh/comm/thread_share.hpp>
 #include <funcmesh/exec/executor.hpp>
 
+#include "mpi_leaks_ignored.hpp"
+
 namespace funcmesh::mpi {
 
 namespace {
@@ -71,6 +73,7 @@ environment::environment(int& argc, char**& argv, int required) {
     MPI_Query_thread(&provided_);
   } else {
     // The default handler (fatal) is in force here; a failed start aborts on its own.
+    const detail::mpi_leaks_ignored kept_by_mpi;
     MPI_Init_thread(&argc, &argv, required, &provided_);
     owns_ = true;
   }
@@ -94,7 +97,10 @@ environment::environment(int& argc, char**& argv, int required) {
       std::fflush(stderr);
     }
     std::set_terminate(previous_terminate_);
-    if (owns_) MPI_Finalize();
+    if (owns_) {
+      const detail::mpi_leaks_ignored kept_by_mpi;
+      MPI_Finalize();
+    }
     throw start_error(failure.what());
   }
 }
@@ -144,6 +150,7 @@ environment::~environment() {
   if (owns_ && mpi_running()) {
     // The last collective before finalizing: every rank ends its environment here.
     report_profile(world());
+    const detail::mpi_leaks_ignored kept_by_mpi;
     MPI_Finalize();
   }
 }
