@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include <funcmesh/app.hpp>
+#include <funcmesh/comm/app_run.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/environment.hpp>
@@ -503,92 +505,75 @@ overhead_ratios distributed_overhead(MPI_Comm world, int rank, int size) {
   return {t[0] / t[1], t[2] / t[3]};
 }
 
-// A positive integer argument in [low, high], or 0.
-fm::index_t parse_count(const char* text, long low, long high) {
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  return *end == '\0' && value >= low && value <= high ? value : 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  overlap_shape shape;
-  bool overlap_only = false, rows_given = false;
-  for (int k = 1; k < argc; ++k) {
-    const std::string_view arg = argv[k];
-    if (arg == "--help") {
-      std::printf(
-          "Usage: mpirun -np N bench/halo [--overlap-side S | --overlap-strip W [--overlap-rows "
-          "R]]\n"
-          "                               [--overlap-only]\n"
-          "  --overlap-side S   section 3 times the overlap on box2d_quad(S, S) instead of the\n"
-          "                     size whose update takes about as long as its exchange\n"
-          "  --overlap-strip W  section 3 searches strips W cells wide whose parts are stacked\n"
-          "                     along their length (a halo of W cells on every rank): a halo\n"
-          "                     with wire time to hide, e.g. W = 65536 at 1 Gbit/s, 131072 at\n"
-          "                     10 Gbit/s (docs/distributed.md)\n"
-          "  --overlap-rows R   with --overlap-strip: R rows per part instead of the search's\n"
-          "  --overlap-only     section 3 only (and the overlap line)\n");
-      return 0;
+  return fm::app::run(argc, argv, "halo", [&](fm::mpi::environment& env, int rank) {
+    overlap_shape shape;
+    bool overlap_only = false;
+    fm::index_t side = 0, rows = 0;
+    fm::app::program args("halo",
+                          "Halo exchange: MPI latency and bandwidth, the full halo of a 1M-cell "
+                          "quad mesh, overlap of the exchange with an update (the hidden "
+                          "fraction), strong scaling, face loops, and a clean-halo assignment "
+                          "against a grid_function's. Run: mpirun -np N bench/halo");
+    CLI::Option* side_option =
+        args.option("overlap-side", side,
+                    "section 3 times the overlap on box2d_quad(S, S) instead of the size whose "
+                    "update takes about as long as its exchange (0: that size)")
+            ->check(CLI::Range(fm::index_t{2}, fm::index_t{20000}));
+    CLI::Option* strip_option =
+        args.option("overlap-strip", shape.strip_width,
+                    "section 3 searches strips W cells wide whose parts are stacked along their "
+                    "length (a halo of W cells on every rank): a halo with wire time to hide, "
+                    "e.g. W = 65536 at 1 Gbit/s, 131072 at 10 Gbit/s (docs/distributed.md)")
+            ->check(CLI::Range(fm::index_t{2}, fm::index_t{1} << 22));
+    args.option("overlap-rows", rows,
+                "with --overlap-strip: R rows per part instead of the search's")
+        ->check(CLI::Range(fm::index_t{1}, fm::index_t{1} << 20))
+        ->needs(strip_option)
+        ->excludes(side_option);
+    args.flag("overlap-only", overlap_only, "section 3 only (and the overlap line)");
+    if (!args.parse(argc, argv, rank == 0)) return 0;
+    shape.forced = rows > 0 ? rows : side;
+    {
+      const MPI_Comm world = env.world().get();
+      int size = 1;
+      MPI_Comm_size(world, &size);
+      shape.ranks = size;
+      // One thread per rank unless asked otherwise: the ranks of a node share its cores.
+      if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
+          std::getenv("OMP_NUM_THREADS") == nullptr) {
+        fm::exec::set_threads_target(1);
+      }
+      if (rank == 0) {
+        std::printf(
+            "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"
+            "round's time the slowest rank's\n\n",
+            size, fm::exec::threads_target());
+      }
+      if (overlap_only) {
+        const double hidden = overlap(world, rank, size, shape);
+        if (rank == 0) std::printf("overlap_hidden_fraction %.3f\n", hidden);
+        return 0;
+      }
+      message_sizes(world, rank, size);
+      const double t1 = one_rank_step(world, rank);
+      double hidden = 0;
+      {
+        problem big(world, 1000);
+        full_halo(big, rank);
+        hidden = overlap(world, rank, size, shape);
+        strong_scaling(big, rank, size, t1);
+        face_loops(big, rank);
+      }
+      const overhead_ratios overhead = distributed_overhead(world, rank, size);
+      if (rank == 0) {
+        std::printf("overlap_hidden_fraction %.3f\n", hidden);
+        std::printf("distributed_assign_overhead_axpy %.3f\n", overhead.axpy);
+        std::printf("distributed_assign_overhead %.3f\n", overhead.face_sum);
+      }
     }
-    const bool has_value = k + 1 < argc;
-    if (arg == "--overlap-side" && has_value && !rows_given) {
-      if ((shape.forced = parse_count(argv[++k], 2, 20000)) > 0) continue;
-    } else if (arg == "--overlap-strip" && has_value) {
-      if ((shape.strip_width = parse_count(argv[++k], 2, 1 << 22)) > 0) continue;
-    } else if (arg == "--overlap-rows" && has_value) {
-      rows_given = true;
-      if ((shape.forced = parse_count(argv[++k], 1, 1 << 20)) > 0) continue;
-    } else if (arg == "--overlap-only") {
-      overlap_only = true;
-      continue;
-    }
-    std::fprintf(stderr, "bench/halo: bad argument '%s' (--help for usage)\n", argv[k]);
-    return 2;
-  }
-  if (rows_given && shape.strip_width == 0) {
-    std::fprintf(stderr, "bench/halo: --overlap-rows needs --overlap-strip W\n");
-    return 2;
-  }
-  return fm::mpi::guarded_main(
-      argc, argv, [shape, overlap_only](fm::mpi::environment& env) mutable {
-        const MPI_Comm world = env.world().get();
-        int rank = 0, size = 1;
-        MPI_Comm_rank(world, &rank);
-        MPI_Comm_size(world, &size);
-        shape.ranks = size;
-        // One thread per rank unless asked otherwise: the ranks of a node share its cores.
-        if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
-            std::getenv("OMP_NUM_THREADS") == nullptr) {
-          fm::exec::set_threads_target(1);
-        }
-        if (rank == 0) {
-          std::printf(
-              "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"
-              "round's time the slowest rank's\n\n",
-              size, fm::exec::threads_target());
-        }
-        if (overlap_only) {
-          const double hidden = overlap(world, rank, size, shape);
-          if (rank == 0) std::printf("overlap_hidden_fraction %.3f\n", hidden);
-          return;
-        }
-        message_sizes(world, rank, size);
-        const double t1 = one_rank_step(world, rank);
-        double hidden = 0;
-        {
-          problem big(world, 1000);
-          full_halo(big, rank);
-          hidden = overlap(world, rank, size, shape);
-          strong_scaling(big, rank, size, t1);
-          face_loops(big, rank);
-        }
-        const overhead_ratios overhead = distributed_overhead(world, rank, size);
-        if (rank == 0) {
-          std::printf("overlap_hidden_fraction %.3f\n", hidden);
-          std::printf("distributed_assign_overhead_axpy %.3f\n", overhead.axpy);
-          std::printf("distributed_assign_overhead %.3f\n", overhead.face_sum);
-        }
-      });
+    return 0;
+  });
 }

@@ -13,10 +13,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
+#include <funcmesh/comm/app_run.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 
 #include "../common/mpi_timing.hpp"
@@ -43,134 +44,85 @@ struct settings {
   index_t setup_cells_per_rank = 250000;  // the set-up projection's (0: none)
 };
 
-const char* usage =
-    "Usage: bench/scaling [--families airfoil,tetbox] [--cells-per-part 50000,500000]\n"
-    "                     [--max-cells N] [--max-parts P] [--latency S] [--bandwidth B]\n"
-    "                     [--hidden H] [--neighbours-overlap] [--gpu-bandwidth B] [--quick]\n"
-    "                     [--setup-cells-per-rank N]\n"
-    "       ci/cluster mpirun -np K bench/scaling --measure --link-rate RATE\n"
-    "                     [--families airfoil] [--cells-per-part 5000,50000]\n"
-    "Projection (default): for each family and cells per part, partitions meshes of\n"
-    "  2, 4, 8, ... parts up to --max-cells (default 4000000) cells with METIS, takes every\n"
-    "  part's shape from its local mesh, and projects a step's time and weak-scaling\n"
-    "  efficiency up to --max-parts (default 1024; beyond the largest mesh partitioned,\n"
-    "  from the partition with the most parts of the family, scaled to the part size: cells\n"
-    "  by the size, halos by its surface). Network: --latency (default 2e-6 s a message),\n"
-    "  --bandwidth (25e9 bytes/s per rank), --hidden (0: the fraction of a round the\n"
-    "  split phase hides), --neighbours-overlap (messages to different neighbours in\n"
-    "  flight at once). CPU ranks: this machine's measured time per cell; GPU ranks: bytes\n"
-    "  per cell at --gpu-bandwidth (3e12 bytes/s), an estimate. --quick: small meshes\n"
-    "  (a check that it runs). Last line: projected_weak_efficiency_1024 (Airfoil, 500k\n"
-    "  cells per GPU rank).\n"
-    "  Then the set-up (distribute_slab) projected to --max-parts: its phases timed on this\n"
-    "  job's ranks with --setup-cells-per-rank (default 250000; 0: skip) box3d-tet cells a\n"
-    "  rank, each phase's work per cell kept, its all-to-alls' latencies added, the read\n"
-    "  sharing a 100 GB/s file system at 1 GB/s a rank, the partitioner growing as log2 of\n"
-    "  the ranks. Last line of it: projected_setup_seconds_<P>.\n"
-    "--measure: runs the step on the ranks it was started on, with each rank's part of a\n"
-    "  mesh of K x cells-per-part cells, and prints the model's time (this run's measured\n"
-    "  latency, --link-rate as bandwidth, ranks sharing a CPU modelled as that many times\n"
-    "  the compute) against the measured one.\n";
-
-[[noreturn]] void bad_argument(const std::string& what) {
-  std::fprintf(stderr, "bench/scaling: %s (--help for usage)\n", what.c_str());
-  std::exit(2);
-}
-
-std::vector<std::string> split(std::string_view text) {
-  std::vector<std::string> out;
-  while (!text.empty()) {
-    const auto comma = text.find(',');
-    out.emplace_back(text.substr(0, comma));
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
-  return out;
-}
-
-double number(const char* option, const char* text, double low, double high) {
-  char* end = nullptr;
-  const double value = std::strtod(text, &end);
-  if (end == text || *end != '\0' || !(value >= low && value <= high)) {
-    bad_argument(std::string(option) + " '" + text + "': give a number in [" + std::to_string(low) +
-                 ", " + std::to_string(high) + "]");
-  }
-  return value;
-}
-
 // "10gbit", "1gbit", "500mbit" -> bytes per second.
-double link_rate(const char* text) {
-  const std::string_view t = text;
+double link_rate(const std::string& text) {
   for (const auto& [unit, bits] : {std::pair{"gbit", 1e9}, std::pair{"mbit", 1e6}}) {
-    if (t.size() > 4 && t.ends_with(unit)) {
-      const std::string value(t.substr(0, t.size() - 4));
-      return number("--link-rate", value.c_str(), 1, 1e6) * bits / 8;
+    if (text.size() > 4 && text.ends_with(unit)) {
+      char* end = nullptr;
+      const std::string value = text.substr(0, text.size() - 4);
+      const double rate = std::strtod(value.c_str(), &end);
+      if (end != value.c_str() && *end == '\0' && rate >= 1 && rate <= 1e6) return rate * bits / 8;
     }
   }
-  bad_argument(std::string("--link-rate '") + text + "': give e.g. 10gbit or 500mbit");
+  throw fm::app::usage_error("scaling: --link-rate '" + text +
+                             "': give e.g. 10gbit or 500mbit (see --help)");
 }
 
-settings parse(int argc, char** argv) {
-  settings s;
-  bool families_given = false, sizes_given = false;
-  for (int k = 1; k < argc; ++k) {
-    const std::string_view arg = argv[k];
-    auto value = [&]() -> const char* {
-      if (k + 1 >= argc) bad_argument(std::string(arg) + " needs a value");
-      return argv[++k];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(usage, stdout);
-      std::exit(0);
-    } else if (arg == "--families") {
-      s.families = split(value());
-      families_given = true;
-      for (const std::string& f : s.families) {
-        if (f != "airfoil" && f != "tetbox") bad_argument("--families: unknown family '" + f + "'");
-      }
-    } else if (arg == "--cells-per-part") {
-      s.cells_per_part.clear();
-      for (const std::string& n : split(value())) {
-        s.cells_per_part.push_back(
-            static_cast<index_t>(number("--cells-per-part", n.c_str(), 100, 1e8)));
-      }
-      sizes_given = true;
-    } else if (arg == "--max-cells") {
-      s.max_cells = static_cast<index_t>(number("--max-cells", value(), 1000, 2e9));
-    } else if (arg == "--max-parts") {
-      s.max_parts = static_cast<int>(number("--max-parts", value(), 2, 1 << 20));
-    } else if (arg == "--latency") {
-      s.net.latency = number("--latency", value(), 0, 1);
-    } else if (arg == "--bandwidth") {
-      s.net.bandwidth = number("--bandwidth", value(), 1e3, 1e15);
-    } else if (arg == "--hidden") {
-      s.net.hidden = number("--hidden", value(), 0, 1);
-    } else if (arg == "--neighbours-overlap") {
-      s.net.neighbours_overlap = true;
-    } else if (arg == "--gpu-bandwidth") {
-      s.gpu_bandwidth = number("--gpu-bandwidth", value(), 1e6, 1e15);
-    } else if (arg == "--setup-cells-per-rank") {
-      s.setup_cells_per_rank =
-          static_cast<index_t>(number("--setup-cells-per-rank", value(), 0, 1e8));
-    } else if (arg == "--quick") {
-      s.setup_cells_per_rank = std::min<index_t>(s.setup_cells_per_rank, 5000);
-      s.max_cells = 200000;
-      s.max_parts = 64;
-      if (!sizes_given) s.cells_per_part = {5000, 20000};
-    } else if (arg == "--measure") {
-      s.measure = true;
-    } else if (arg == "--link-rate") {
-      s.link_rate = link_rate(value());
-    } else {
-      bad_argument(std::string("unknown argument '") + std::string(arg) + "'");
-    }
+// The command line; false after --help. Throws usage_error (exit 2, one line) otherwise.
+bool parse(int argc, char** argv, bool print, settings& s) {
+  fm::app::program args(
+      "scaling",
+      "Weak scaling projected to 1,024 ranks (docs/scaling.md). Projection (default): for "
+      "each family and cells per part, partitions meshes of 2, 4, 8, ... parts up to "
+      "--max-cells cells with METIS, takes every part's shape from its local mesh, and "
+      "projects a step's time and weak-scaling efficiency up to --max-parts (beyond the "
+      "largest mesh partitioned, from the partition with the most parts of the family, "
+      "scaled to the part size: cells by the size, halos by its surface). CPU ranks: this "
+      "machine's measured time per cell; GPU ranks: bytes per cell at --gpu-bandwidth, an "
+      "estimate. Last line: projected_weak_efficiency_1024 (Airfoil, 500k cells per GPU "
+      "rank). Then the set-up (distribute_slab) projected to --max-parts: its phases timed "
+      "on this job's ranks with --setup-cells-per-rank box3d-tet cells a rank, each phase's "
+      "work per cell kept, its all-to-alls' latencies added, the read sharing a 100 GB/s file "
+      "system at 1 GB/s a rank, the partitioner growing as log2 of the ranks; last line of "
+      "it: projected_setup_seconds_<P>. --measure (ci/cluster mpirun -np K bench/scaling "
+      "--measure --link-rate RATE): runs the step on the ranks it was started on, with each "
+      "rank's part of a mesh of K x cells-per-part cells, and prints the model's time (this "
+      "run's measured latency, --link-rate as bandwidth, ranks sharing a CPU modelled as "
+      "that many times the compute) against the measured one.");
+  CLI::Option* families = args.option("families", s.families, "mesh families, comma-separated")
+                              ->delimiter(',')
+                              ->check(CLI::IsMember({"airfoil", "tetbox"}));
+  CLI::Option* sizes =
+      args.option("cells-per-part", s.cells_per_part, "cells per part, comma-separated")
+          ->delimiter(',')
+          ->check(CLI::Range(index_t{100}, index_t{100000000}));
+  args.option("max-cells", s.max_cells, "the largest mesh partitioned for real")
+      ->check(CLI::Range(index_t{1000}, index_t{2000000000}));
+  args.option("max-parts", s.max_parts, "the projection's largest rank count")
+      ->check(CLI::Range(2, 1 << 20));
+  args.option("latency", s.net.latency, "seconds a message")->check(CLI::Range(0.0, 1.0));
+  args.option("bandwidth", s.net.bandwidth, "bytes/s per rank")->check(CLI::Range(1e3, 1e15));
+  args.option("hidden", s.net.hidden, "the fraction of a round the split phase hides")
+      ->check(CLI::Range(0.0, 1.0));
+  args.flag("neighbours-overlap", s.net.neighbours_overlap,
+            "messages to different neighbours in flight at once");
+  args.option("gpu-bandwidth", s.gpu_bandwidth, "bytes/s of a GPU rank's memory")
+      ->check(CLI::Range(1e6, 1e15));
+  args.option("setup-cells-per-rank", s.setup_cells_per_rank,
+              "box3d-tet cells a rank for the set-up projection (0: skip it)")
+      ->check(CLI::Range(index_t{0}, index_t{100000000}));
+  bool quick = false;
+  args.flag("quick", quick, "small meshes: a check that it runs, its figures mean nothing");
+  args.flag("measure", s.measure, "measure the step across this job's ranks (see above)");
+  std::string rate;
+  args.option("link-rate", rate, "with --measure: the cluster's links, e.g. 10gbit, 500mbit");
+  if (!args.parse(argc, argv, print)) return false;
+  if (quick) {
+    s.setup_cells_per_rank = std::min<index_t>(s.setup_cells_per_rank, 5000);
+    s.max_cells = 200000;
+    s.max_parts = 64;
+    if (sizes->count() == 0) s.cells_per_part = {5000, 20000};
   }
+  if (!rate.empty()) s.link_rate = link_rate(rate);
   if (s.measure) {
-    if (s.link_rate <= 0) bad_argument("--measure needs --link-rate (the cluster's rate)");
-    if (!families_given) s.families = {"airfoil"};
-    if (!sizes_given) s.cells_per_part = {5000, 50000};
+    if (s.link_rate <= 0) {
+      throw fm::app::usage_error(
+          "scaling: --measure needs --link-rate (the cluster's rate) (see --help)");
+    }
+    if (families->count() == 0) s.families = {"airfoil"};
+    if (sizes->count() == 0) s.cells_per_part = {5000, 50000};
   }
-  return s;
+  return true;
 }
 
 // ---- projection ----
@@ -268,11 +220,10 @@ double project_family(const settings& s, const scaling::scheme& scheme, index_t 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const settings s = parse(argc, argv);
-  return fm::mpi::guarded_main(argc, argv, [&s](fm::mpi::environment& env) {
+  return fm::app::run(argc, argv, "scaling", [&](fm::mpi::environment& env, int rank) {
+    settings s;
+    if (!parse(argc, argv, rank == 0, s)) return 0;
     const MPI_Comm world = env.world().get();
-    int rank = 0;
-    MPI_Comm_rank(world, &rank);
     // One thread per rank unless asked otherwise: the model's time per cell is one core's.
     if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
         std::getenv("OMP_NUM_THREADS") == nullptr) {
@@ -280,7 +231,7 @@ int main(int argc, char** argv) {
     }
     if (s.measure) {
       scaling::measure(world, {s.families, s.cells_per_part, s.link_rate, s.net});
-      return;
+      return 0;
     }
     // The time per cell on every node's CPUs at once; then the projection partitions in
     // one process: rank 0 works, the others wait. Smallest parts first: they reach the most
@@ -325,5 +276,6 @@ int main(int argc, char** argv) {
             "cells per part and --max-parts 1024)\n");
       }
     }
+    return 0;
   });
 }

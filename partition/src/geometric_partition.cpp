@@ -12,7 +12,7 @@ namespace funcmesh {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 struct bisection {
   std::span<const std::array<double, 3>> points;

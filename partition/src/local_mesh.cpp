@@ -18,7 +18,7 @@ namespace funcmesh {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 void validate(const mesh& global, const graph& dual, std::span<const int> part, int parts,
               const halo_options& options) {

@@ -12,7 +12,7 @@ namespace funcmesh {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 std::string fixed(double x, int digits) {
   char text[64];

@@ -24,7 +24,7 @@ constexpr index_t idx_max = std::numeric_limits<idx_t>::max();
   throw error("funcmesh::partition_graph: " + reason);
 }
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 // The graph's adjacency with each vertex's list sorted (a copy only when some list is not).
 std::vector<index_t> sorted_lists(const graph& g) {

@@ -27,7 +27,9 @@ std::string in_group(std::string_view group, std::string_view leaf = {}) {
   return path;
 }
 
-std::string quoted(std::string_view dataset) { return "dataset '" + std::string(dataset) + "'"; }
+std::string dataset_named(std::string_view dataset) {
+  return "dataset '" + std::string(dataset) + "'";
+}
 
 std::string shape_text(const std::vector<std::uint64_t>& dims) {
   if (dims.empty()) return "a scalar";
@@ -54,13 +56,13 @@ const char* kind_name(value_class kind) {
 index_t require(const mesh_file_metadata& metadata, std::string_view path, value_class kind,
                 std::size_t rank, std::string_view file) {
   const auto it = metadata.datasets.find(path);
-  if (it == metadata.datasets.end()) refuse(file, "no " + quoted(path));
+  if (it == metadata.datasets.end()) refuse(file, "no " + dataset_named(path));
   const dataset_info& d = it->second;
   if (d.kind != kind) {
-    refuse(file, quoted(path) + " holds " + kind_name(d.kind) + ", not " + kind_name(kind));
+    refuse(file, dataset_named(path) + " holds " + kind_name(d.kind) + ", not " + kind_name(kind));
   }
   if (d.dims.size() != rank) {
-    refuse(file, quoted(path) + " has rank " + std::to_string(d.dims.size()) + " (" +
+    refuse(file, dataset_named(path) + " has rank " + std::to_string(d.dims.size()) + " (" +
                      shape_text(d.dims) + "), not " + std::to_string(rank));
   }
   // Extents past 2^62 are corrupt metadata, never a mesh: refused before any sum overflows.
@@ -70,12 +72,12 @@ index_t require(const mesh_file_metadata& metadata, std::string_view path, value
   wide bytes = std::max<std::uint64_t>(1, d.value_bytes);
   for (const std::uint64_t extent : d.dims) {
     if (extent > most) {
-      refuse(file, quoted(path) + " has an implausible extent " + shape_text(d.dims));
+      refuse(file, dataset_named(path) + " has an implausible extent " + shape_text(d.dims));
     }
     bytes = extent != 0 && bytes > saturated / extent ? saturated : bytes * extent;
   }
   if (bytes > wide{d.stored_bytes} * mesh_file_expansion + mesh_file_slack_bytes) {
-    refuse(file, quoted(path) + " is " + shape_text(d.dims) + " but the file stores only " +
+    refuse(file, dataset_named(path) + " is " + shape_text(d.dims) + " but the file stores only " +
                      std::to_string(d.stored_bytes) + " bytes of it (truncated or corrupt)");
   }
   return static_cast<index_t>(d.dims[0]);
@@ -85,7 +87,7 @@ void require_rows(const mesh_file_metadata& metadata, std::string_view path, val
                   index_t rows, const std::string& why, std::string_view file) {
   const index_t found = require(metadata, path, kind, 1, file);
   if (found != rows) {
-    refuse(file, quoted(path) + " has " + std::to_string(found) + " rows, not " +
+    refuse(file, dataset_named(path) + " has " + std::to_string(found) + " rows, not " +
                      std::to_string(rows) + " (" + why + ")");
   }
 }
@@ -133,8 +135,8 @@ mesh_file_shape check_metadata(const mesh_file_metadata& metadata, std::string_v
   shape.nodes = require(metadata, "/nodes/coordinates", value_class::real, 2, file);
   const auto& coordinates = metadata.datasets.find(std::string_view("/nodes/coordinates"))->second;
   if (coordinates.dims[1] != 3) {
-    refuse(file,
-           quoted("/nodes/coordinates") + " is " + shape_text(coordinates.dims) + ", not N x 3");
+    refuse(file, dataset_named("/nodes/coordinates") + " is " + shape_text(coordinates.dims) +
+                     ", not N x 3");
   }
   shape.node_tags = metadata.datasets.contains(std::string_view("/nodes/tags"));
   if (shape.node_tags) {
@@ -143,7 +145,7 @@ mesh_file_shape check_metadata(const mesh_file_metadata& metadata, std::string_v
   const index_t nodes = count_attribute(metadata.node_count, "node_count", file);
   if (nodes != shape.nodes) {
     refuse(file, "attribute 'node_count' is " + std::to_string(nodes) + " but " +
-                     quoted("/nodes/coordinates") + " has " + std::to_string(shape.nodes) +
+                     dataset_named("/nodes/coordinates") + " has " + std::to_string(shape.nodes) +
                      " rows (an unfinished or altered file)");
   }
 
@@ -162,7 +164,7 @@ mesh_file_shape check_metadata(const mesh_file_metadata& metadata, std::string_v
         count_attribute(cells ? metadata.cell_count : metadata.boundary_count, name, file);
     if (counted != elements) {
       refuse(file, std::string("attribute '") + name + "' is " + std::to_string(counted) + " but " +
-                       quoted(at + "types") + " has " + std::to_string(elements) +
+                       dataset_named(at + "types") + " has " + std::to_string(elements) +
                        " rows (an unfinished or altered file)");
     }
     (cells ? shape.cells : shape.boundary) = elements;
@@ -191,41 +193,43 @@ void check_element_rows(std::string_view group, std::span<const std::int32_t> ty
     return "offset " + std::to_string(first_row + static_cast<index_t>(k));
   };
   if (first_row == 0 && offsets[0] != 0) {
-    refuse(file, quoted(at + "offsets") + " starts at " + std::to_string(offsets[0]) + ", not 0");
+    refuse(file,
+           dataset_named(at + "offsets") + " starts at " + std::to_string(offsets[0]) + ", not 0");
   }
   for (std::size_t k = 0; k < offsets.size(); ++k) {
     if (offsets[k] < 0 || offsets[k] > entries) {
-      refuse(file, quoted(at + "offsets") + ": " + offset_at(k) + " is " +
+      refuse(file, dataset_named(at + "offsets") + ": " + offset_at(k) + " is " +
                        std::to_string(offsets[k]) + ", outside [0, " + std::to_string(entries) +
                        "] (the length of " + at + "nodes)");
     }
     if (k > 0 && offsets[k] < offsets[k - 1]) {
-      refuse(file, quoted(at + "offsets") + " decreases: " + offset_at(k) + " is " +
+      refuse(file, dataset_named(at + "offsets") + " decreases: " + offset_at(k) + " is " +
                        std::to_string(offsets[k]) + " after " + std::to_string(offsets[k - 1]));
     }
   }
   if (first_row + static_cast<index_t>(types.size()) == rows_total && offsets.back() != entries) {
-    refuse(file, quoted(at + "offsets") + " ends at " + std::to_string(offsets.back()) + " but " +
-                     at + "nodes has " + std::to_string(entries) + " entries");
+    refuse(file, dataset_named(at + "offsets") + " ends at " + std::to_string(offsets.back()) +
+                     " but " + at + "nodes has " + std::to_string(entries) + " entries");
   }
   for (std::size_t k = 0; k < types.size(); ++k) {
     // Named only on a failure: a string per row would cost more than the checks.
     const auto row = [&] { return "row " + std::to_string(first_row + static_cast<index_t>(k)); };
     cell_type type{};
     if (!from_gmsh_type(types[k], type)) {
-      refuse(file, quoted(at + "types") + ": " + row() + " has Gmsh element type " +
+      refuse(file, dataset_named(at + "types") + ": " + row() + " has Gmsh element type " +
                        std::to_string(types[k]) + ", which funcmesh does not read");
     }
     if (dimension_of(type) != element_dimension) {
-      refuse(file, quoted(at + "types") + ": " + row() + " is a " + std::string(name_of(type)) +
-                       " (" + std::to_string(dimension_of(type)) + "-D) among " +
-                       std::to_string(element_dimension) + "-D " + std::string(group));
+      refuse(file, dataset_named(at + "types") + ": " + row() + " is a " +
+                       std::string(name_of(type)) + " (" + std::to_string(dimension_of(type)) +
+                       "-D) among " + std::to_string(element_dimension) + "-D " +
+                       std::string(group));
     }
     const std::int64_t count = offsets[k + 1] - offsets[k];
     if (count != node_count(type)) {
-      refuse(file, quoted(at + "offsets") + ": " + row() + " (a " + std::string(name_of(type)) +
-                       ") has " + std::to_string(count) + " nodes, not " +
-                       std::to_string(node_count(type)));
+      refuse(file, dataset_named(at + "offsets") + ": " + row() + " (a " +
+                       std::string(name_of(type)) + ") has " + std::to_string(count) +
+                       " nodes, not " + std::to_string(node_count(type)));
     }
   }
 }
@@ -234,7 +238,7 @@ void check_node_entries(std::string_view group, std::span<const std::int64_t> no
                         index_t first_entry, index_t node_count, std::string_view file) {
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     if (nodes[k] < 0 || nodes[k] >= node_count) {
-      refuse(file, quoted(in_group(group, "nodes")) + ": entry " +
+      refuse(file, dataset_named(in_group(group, "nodes")) + ": entry " +
                        std::to_string(first_entry + static_cast<index_t>(k)) + " is node " +
                        std::to_string(nodes[k]) + ", outside [0, " + std::to_string(node_count) +
                        ") (the rows of /nodes/coordinates)");
@@ -245,8 +249,8 @@ void check_node_entries(std::string_view group, std::span<const std::int64_t> no
 void check_physical_groups(std::span<const std::int32_t> dimensions, std::string_view file) {
   for (std::size_t k = 0; k < dimensions.size(); ++k) {
     if (dimensions[k] < 0 || dimensions[k] > 3) {
-      refuse(file, quoted("/physical_groups/dimension") + ": row " + std::to_string(k) + " is " +
-                       std::to_string(dimensions[k]) + ", not in [0, 3]");
+      refuse(file, dataset_named("/physical_groups/dimension") + ": row " + std::to_string(k) +
+                       " is " + std::to_string(dimensions[k]) + ", not in [0, 3]");
     }
   }
 }

@@ -20,7 +20,7 @@ using mesh_file_detail::checked;
 using mesh_file_detail::h5_handle;
 namespace fs = std::filesystem;
 
-constexpr std::string_view who = "funcmesh::mesh_file_writer";
+constexpr std::string_view writer_name = "funcmesh::mesh_file_writer";
 // Elements converted and written per H5Dwrite: bounds the converted copies' memory.
 constexpr std::size_t piece_rows = std::size_t{1} << 20;
 // Chunk sizes (elements): large enough for fast sequential reads, small enough that a
@@ -36,15 +36,16 @@ h5_handle create_dataset(hid_t parent, const char* name, hid_t type, hsize_t row
   const hsize_t dims[2] = {rows, columns};
   const hsize_t max_dims[2] = {extendible ? H5S_UNLIMITED : rows, columns};
   const h5_handle space(
-      checked(H5Screate_simple(rank, dims, max_dims), who, file, "H5Screate_simple"), H5Sclose);
-  const h5_handle properties(checked(H5Pcreate(H5P_DATASET_CREATE), who, file, "H5Pcreate"),
+      checked(H5Screate_simple(rank, dims, max_dims), writer_name, file, "H5Screate_simple"),
+      H5Sclose);
+  const h5_handle properties(checked(H5Pcreate(H5P_DATASET_CREATE), writer_name, file, "H5Pcreate"),
                              H5Pclose);
   const hsize_t chunk_dims[2] = {std::max<hsize_t>(1, chunk), columns};
-  checked(H5Pset_chunk(properties.get(), rank, chunk_dims), who, file, "H5Pset_chunk");
-  checked(H5Pset_fletcher32(properties.get()), who, file, "H5Pset_fletcher32");
+  checked(H5Pset_chunk(properties.get(), rank, chunk_dims), writer_name, file, "H5Pset_chunk");
+  checked(H5Pset_fletcher32(properties.get()), writer_name, file, "H5Pset_fletcher32");
   return {checked(H5Dcreate2(parent, name, type, space.get(), H5P_DEFAULT, properties.get(),
                              H5P_DEFAULT),
-                  who, file, "H5Dcreate2"),
+                  writer_name, file, "H5Dcreate2"),
           H5Dclose};
 }
 
@@ -55,23 +56,30 @@ void write_rows(hid_t dataset, hid_t memory, const void* data, hsize_t first, hs
   if (rows == 0) return;
   const int rank = columns == 0 ? 1 : 2;
   const hsize_t end[2] = {first + rows, columns};
-  if (grow) checked(H5Dset_extent(dataset, end), who, file, "H5Dset_extent");
-  const h5_handle space(checked(H5Dget_space(dataset), who, file, "H5Dget_space"), H5Sclose);
+  if (grow) checked(H5Dset_extent(dataset, end), writer_name, file, "H5Dset_extent");
+  const h5_handle space(checked(H5Dget_space(dataset), writer_name, file, "H5Dget_space"),
+                        H5Sclose);
   const hsize_t start[2] = {first, 0};
   const hsize_t count[2] = {rows, columns};
-  checked(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), who,
-          file, "H5Sselect_hyperslab");
+  checked(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+          writer_name, file, "H5Sselect_hyperslab");
   const h5_handle memory_space(
-      checked(H5Screate_simple(rank, count, nullptr), who, file, "H5Screate_simple"), H5Sclose);
-  checked(H5Dwrite(dataset, memory, memory_space.get(), space.get(), H5P_DEFAULT, data), who, file,
-          "H5Dwrite");
+      checked(H5Screate_simple(rank, count, nullptr), writer_name, file, "H5Screate_simple"),
+      H5Sclose);
+  checked(H5Dwrite(dataset, memory, memory_space.get(), space.get(), H5P_DEFAULT, data),
+          writer_name, file, "H5Dwrite");
 }
 
 h5_handle create_group(hid_t parent, const char* name, const fs::path& file) {
-  return {checked(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), who, file,
-                  "H5Gcreate2"),
+  return {checked(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), writer_name,
+                  file, "H5Gcreate2"),
           H5Gclose};
 }
+
+}  // namespace
+
+// Named, not anonymous: mesh_file_writer::state (external linkage) holds two of them.
+namespace mesh_file_detail {
 
 // One element group's datasets (/cells or /boundary) and how much they hold.
 struct element_datasets {
@@ -99,7 +107,7 @@ struct element_datasets {
   }
 };
 
-}  // namespace
+}  // namespace mesh_file_detail
 
 struct mesh_file_writer::state {
   fs::path path;
@@ -109,7 +117,7 @@ struct mesh_file_writer::state {
   std::string source;
   bool gmsh_tags = false;
   h5_handle file;
-  element_datasets cells, boundary;
+  mesh_file_detail::element_datasets cells, boundary;
   index_t dropped = 0;
   bool finished = false;
   bool failed = false;  // a write failed part way: the file is not finished, ever
@@ -124,10 +132,10 @@ struct mesh_file_writer::state {
     fs::remove(partial, ignored);
   }
   [[noreturn]] void refuse(const std::string& what) const {
-    throw error(std::string(who) + ": " + path.string() + ": " + what);
+    throw error(std::string(writer_name) + ": " + path.string() + ": " + what);
   }
   void check_block(const element_block& block, int element_dimension) const;
-  void append(element_datasets& to, const element_block& block);
+  void append(mesh_file_detail::element_datasets& to, const element_block& block);
 };
 
 void mesh_file_writer::state::check_block(const element_block& block, int element_dimension) const {
@@ -159,7 +167,8 @@ void mesh_file_writer::state::check_block(const element_block& block, int elemen
   }
 }
 
-void mesh_file_writer::state::append(element_datasets& to, const element_block& block) {
+void mesh_file_writer::state::append(mesh_file_detail::element_datasets& to,
+                                     const element_block& block) {
   if (!to.group.valid()) {
     to.create(file.get(), &to == &cells ? "cells" : "boundary", block.types.size(),
               block.nodes.size(), path);
@@ -220,7 +229,7 @@ mesh_file_writer::mesh_file_writer(const fs::path& path, int dimension,
   }
   mesh_file_detail::silence_hdf5_errors();
   s.file = h5_handle(checked(H5Fcreate(s.partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                             who, s.partial, "H5Fcreate"),
+                             writer_name, s.partial, "H5Fcreate"),
                      H5Fclose);
   const auto n = static_cast<hsize_t>(coordinates.size());
   {
@@ -249,7 +258,7 @@ mesh_file_writer::mesh_file_writer(const fs::path& path, int dimension,
     std::ranges::copy(physical_groups[k].name,
                       names.begin() + static_cast<std::ptrdiff_t>(k * longest));
   }
-  const h5_handle name_type = mesh_file_detail::string_type(longest, who, s.partial);
+  const h5_handle name_type = mesh_file_detail::string_type(longest, writer_name, s.partial);
   const struct {
     const char* name;
     hid_t file_type, memory_type;
@@ -287,27 +296,28 @@ void mesh_file_writer::finish() {
   state& s = *state_;
   if (s.finished) s.refuse("finish() called twice");
   if (s.failed) s.refuse("finish() after a failed write: the file is incomplete");
-  for (element_datasets* group : {&s.cells, &s.boundary}) {
+  for (mesh_file_detail::element_datasets* group : {&s.cells, &s.boundary}) {
     if (!group->group.valid()) {
       group->create(s.file.get(), group == &s.cells ? "cells" : "boundary", 1, 1, s.partial);
     }
     group->close();
   }
   const hid_t root = s.file.get();
-  mesh_file_detail::write_string_attribute(root, "format", detail::mesh_file_format, who,
+  mesh_file_detail::write_string_attribute(root, "format", detail::mesh_file_format, writer_name,
                                            s.partial);
   mesh_file_detail::write_int_attribute(root, "version", H5T_STD_I32LE, detail::mesh_file_version,
-                                        who, s.partial);
-  mesh_file_detail::write_int_attribute(root, "dimension", H5T_STD_I32LE, s.dimension, who,
+                                        writer_name, s.partial);
+  mesh_file_detail::write_int_attribute(root, "dimension", H5T_STD_I32LE, s.dimension, writer_name,
                                         s.partial);
-  mesh_file_detail::write_string_attribute(root, "source", s.source, who, s.partial);
-  mesh_file_detail::write_int_attribute(root, "gmsh_tags", H5T_STD_I32LE, s.gmsh_tags ? 1 : 0, who,
+  mesh_file_detail::write_string_attribute(root, "source", s.source, writer_name, s.partial);
+  mesh_file_detail::write_int_attribute(root, "gmsh_tags", H5T_STD_I32LE, s.gmsh_tags ? 1 : 0,
+                                        writer_name, s.partial);
+  mesh_file_detail::write_int_attribute(root, "node_count", H5T_STD_I64LE, s.nodes, writer_name,
                                         s.partial);
-  mesh_file_detail::write_int_attribute(root, "node_count", H5T_STD_I64LE, s.nodes, who, s.partial);
-  mesh_file_detail::write_int_attribute(root, "cell_count", H5T_STD_I64LE, s.cells.rows, who,
-                                        s.partial);
-  mesh_file_detail::write_int_attribute(root, "boundary_count", H5T_STD_I64LE, s.boundary.rows, who,
-                                        s.partial);
+  mesh_file_detail::write_int_attribute(root, "cell_count", H5T_STD_I64LE, s.cells.rows,
+                                        writer_name, s.partial);
+  mesh_file_detail::write_int_attribute(root, "boundary_count", H5T_STD_I64LE, s.boundary.rows,
+                                        writer_name, s.partial);
   // H5Fclose flushes: its failure (a full disk) must not leave a file renamed into place.
   if (H5Fclose(s.file.release()) < 0) {
     s.failed = true;

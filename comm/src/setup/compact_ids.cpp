@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::uint32_t absent = UINT32_MAX;
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 }  // namespace
 

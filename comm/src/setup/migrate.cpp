@@ -14,7 +14,7 @@ namespace funcmesh::setup_detail {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 // The part of every slab cell's neighbour, aligned with links.neighbours.
 std::vector<int> neighbour_parts(MPI_Comm comm, int ranks, const mesh_slab& slab,

@@ -11,7 +11,7 @@ namespace funcmesh::setup_detail {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 }  // namespace
 

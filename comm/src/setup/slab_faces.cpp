@@ -18,7 +18,7 @@ namespace funcmesh::setup_detail {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 constexpr std::uint32_t unused = UINT32_MAX;
 
@@ -110,7 +110,8 @@ face_key global_key(const slab_nodes& nodes, std::uint32_t low, const face_rest&
   return key;
 }
 
-std::string shared_by_many(const mesh_slab& slab, const face_rest* first, const face_rest* last) {
+std::string run_shared_by_many(const mesh_slab& slab, const face_rest* first,
+                               const face_rest* last) {
   std::vector<index_t> cells;
   for (const face_rest* k = first; k != last; ++k) cells.push_back(slab.first_cell + k->cell);
   return setup_detail::shared_by_many(slab, cells);
@@ -132,7 +133,7 @@ void match_bucket(const mesh_slab& slab, const slab_nodes& nodes, std::uint32_t 
   for (face_rest* k = first; k != last;) {
     face_rest* end = k + 1;
     while (end != last && end->same_face(*k)) ++end;
-    if (end - k > 2) throw error(shared_by_many(slab, k, end));
+    if (end - k > 2) throw error(run_shared_by_many(slab, k, end));
     const index_t a = slab.first_cell + k->cell;
     if (end - k == 1) {
       out.surface.push_back({global_key(nodes, low, *k), a});

@@ -9,9 +9,9 @@ namespace funcmesh::gmsh {
 namespace {
 
 // Smallest bytes a record can take, to bound counts by the file size before reserving.
-constexpr std::size_t ascii_node_bytes = 8;    // "1 0 0 0\n"
-constexpr std::size_t binary_node_bytes = 28;  // int + 3 doubles
-constexpr std::size_t element_bytes = 8;       // "1 15 0 1\n"; binary: tag + 1 node
+constexpr std::size_t msh2_ascii_node_bytes = 8;    // "1 0 0 0\n"
+constexpr std::size_t msh2_binary_node_bytes = 28;  // int + 3 doubles
+constexpr std::size_t element_bytes = 8;            // "1 15 0 1\n"; binary: tag + 1 node
 
 std::int64_t count_line(cursor& in, std::string_view what, std::size_t min_bytes) {
   const auto tokens = in.expect_tokens(1, "the " + std::string(what) + " line");
@@ -23,7 +23,7 @@ std::int64_t count_line(cursor& in, std::string_view what, std::size_t min_bytes
 
 void read_msh2_nodes(cursor& in, raw_mesh& raw) {
   const std::int64_t count =
-      count_line(in, "node count", in.binary() ? binary_node_bytes : ascii_node_bytes);
+      count_line(in, "node count", in.binary() ? msh2_binary_node_bytes : msh2_ascii_node_bytes);
   const auto n = static_cast<std::size_t>(count);
   raw.node_tags.reserve(n);
   raw.coordinates.reserve(n);

@@ -9,11 +9,11 @@ namespace funcmesh::gmsh {
 namespace {
 
 // Smallest bytes a record can take, to bound counts by the file size before reserving.
-constexpr std::size_t ascii_record_bytes = 4;    // "1\n0 0 0\n" is two records of >= 2
-constexpr std::size_t ascii_node_bytes = 8;      // "1\n" + "0 0 0\n"
-constexpr std::size_t binary_node_bytes = 32;    // size_t tag + 3 doubles
-constexpr std::size_t binary_block_bytes = 20;   // 3 ints + size_t
-constexpr std::size_t binary_entity_bytes = 36;  // int + 3 doubles + size_t
+constexpr std::size_t ascii_record_bytes = 4;        // "1\n0 0 0\n" is two records of >= 2
+constexpr std::size_t msh4_ascii_node_bytes = 8;     // "1\n" + "0 0 0\n"
+constexpr std::size_t msh4_binary_node_bytes = 32;   // size_t tag + 3 doubles
+constexpr std::size_t msh4_binary_block_bytes = 20;  // 3 ints + size_t
+constexpr std::size_t binary_entity_bytes = 36;      // int + 3 doubles + size_t
 
 // The four numbers that open $Nodes and $Elements: blocks, total, min tag, max tag.
 std::array<std::int64_t, 4> section_header(cursor& in, std::string_view what) {
@@ -138,8 +138,10 @@ void read_msh4_entities(cursor& in, raw_mesh& raw) {
 void read_msh4_nodes(cursor& in, raw_mesh& raw) {
   const std::size_t at = in.offset();
   const auto [blocks, total, min_tag, max_tag] = section_header(in, "the $Nodes header");
-  in.plausible(blocks, in.binary() ? binary_block_bytes : ascii_node_bytes, "node block count", at);
-  in.plausible(total, in.binary() ? binary_node_bytes : ascii_node_bytes, "node count", at);
+  in.plausible(blocks, in.binary() ? msh4_binary_block_bytes : msh4_ascii_node_bytes,
+               "node block count", at);
+  in.plausible(total, in.binary() ? msh4_binary_node_bytes : msh4_ascii_node_bytes, "node count",
+               at);
   const auto n = static_cast<std::size_t>(total);
   raw.node_tags.reserve(n);
   raw.coordinates.reserve(n);
@@ -185,8 +187,8 @@ void read_msh4_nodes(cursor& in, raw_mesh& raw) {
 void read_msh4_elements(cursor& in, raw_mesh& raw) {
   const std::size_t at = in.offset();
   const auto [blocks, total, min_tag, max_tag] = section_header(in, "the $Elements header");
-  in.plausible(blocks, in.binary() ? binary_block_bytes : ascii_record_bytes, "element block count",
-               at);
+  in.plausible(blocks, in.binary() ? msh4_binary_block_bytes : ascii_record_bytes,
+               "element block count", at);
   in.plausible(total, in.binary() ? 16 : ascii_record_bytes, "element count", at);
   const auto n = static_cast<std::size_t>(total);
   raw.reserve_elements(n);

@@ -8,7 +8,7 @@ namespace funcmesh::local_mesh_detail {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 using key = std::array<index_t, 4>;
 

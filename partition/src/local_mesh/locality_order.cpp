@@ -13,7 +13,7 @@ namespace funcmesh::local_mesh_detail {
 
 namespace {
 
-std::size_t at(index_t i) { return static_cast<std::size_t>(i); }
+using funcmesh::detail::at;
 
 // Group members carry -first_position - k in the scratch map: their position k in `cells`.
 constexpr index_t first_position = 10;
