@@ -536,43 +536,41 @@ int main(int argc, char** argv) {
     args.flag("overlap-only", overlap_only, "section 3 only (and the overlap line)");
     if (!args.parse(argc, argv, rank == 0)) return 0;
     shape.forced = rows > 0 ? rows : side;
+    const MPI_Comm world = env.world().get();
+    int size = 1;
+    MPI_Comm_size(world, &size);
+    shape.ranks = size;
+    // One thread per rank unless asked otherwise: the ranks of a node share its cores.
+    if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
+        std::getenv("OMP_NUM_THREADS") == nullptr) {
+      fm::exec::set_threads_target(1);
+    }
+    if (rank == 0) {
+      std::printf(
+          "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"
+          "round's time the slowest rank's\n\n",
+          size, fm::exec::threads_target());
+    }
+    if (overlap_only) {
+      const double hidden = overlap(world, rank, size, shape);
+      if (rank == 0) std::printf("overlap_hidden_fraction %.3f\n", hidden);
+      return 0;
+    }
+    message_sizes(world, rank, size);
+    const double t1 = one_rank_step(world, rank);
+    double hidden = 0;
     {
-      const MPI_Comm world = env.world().get();
-      int size = 1;
-      MPI_Comm_size(world, &size);
-      shape.ranks = size;
-      // One thread per rank unless asked otherwise: the ranks of a node share its cores.
-      if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
-          std::getenv("OMP_NUM_THREADS") == nullptr) {
-        fm::exec::set_threads_target(1);
-      }
-      if (rank == 0) {
-        std::printf(
-            "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"
-            "round's time the slowest rank's\n\n",
-            size, fm::exec::threads_target());
-      }
-      if (overlap_only) {
-        const double hidden = overlap(world, rank, size, shape);
-        if (rank == 0) std::printf("overlap_hidden_fraction %.3f\n", hidden);
-        return 0;
-      }
-      message_sizes(world, rank, size);
-      const double t1 = one_rank_step(world, rank);
-      double hidden = 0;
-      {
-        problem big(world, 1000);
-        full_halo(big, rank);
-        hidden = overlap(world, rank, size, shape);
-        strong_scaling(big, rank, size, t1);
-        face_loops(big, rank);
-      }
-      const overhead_ratios overhead = distributed_overhead(world, rank, size);
-      if (rank == 0) {
-        std::printf("overlap_hidden_fraction %.3f\n", hidden);
-        std::printf("distributed_assign_overhead_axpy %.3f\n", overhead.axpy);
-        std::printf("distributed_assign_overhead %.3f\n", overhead.face_sum);
-      }
+      problem big(world, 1000);
+      full_halo(big, rank);
+      hidden = overlap(world, rank, size, shape);
+      strong_scaling(big, rank, size, t1);
+      face_loops(big, rank);
+    }
+    const overhead_ratios overhead = distributed_overhead(world, rank, size);
+    if (rank == 0) {
+      std::printf("overlap_hidden_fraction %.3f\n", hidden);
+      std::printf("distributed_assign_overhead_axpy %.3f\n", overhead.axpy);
+      std::printf("distributed_assign_overhead %.3f\n", overhead.face_sum);
     }
     return 0;
   });
