@@ -16,6 +16,7 @@
 #include "setup/exchange.hpp"
 #include "setup/migrate.hpp"
 #include "setup/parallel_hilbert.hpp"
+#include "setup/raw_vector.hpp"
 #include "setup/region_mesh.hpp"
 #include "setup/slab_links.hpp"
 
@@ -200,6 +201,10 @@ namespace detail {
 std::size_t set_exchange_round_limit(std::size_t bytes) {
   return setup_detail::exchange_round_limit(bytes);
 }
+std::size_t set_large_page_threshold(std::size_t bytes) {
+  return setup_detail::set_large_page_threshold(bytes);
+}
+std::size_t large_page_allocations() { return setup_detail::large_page_allocations(); }
 }  // namespace detail
 
 }  // namespace funcmesh

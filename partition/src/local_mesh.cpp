@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <numeric>
 #include <string>
 
 #include <funcmesh/core/error.hpp>
@@ -66,13 +67,14 @@ struct builder {
   std::span<const int> part;
   int parts;
   halo_options options;
-  const local_mesh_detail::boundary_lookup& boundary;  // shared, read only
-  std::vector<index_t> cell_map;                       // global cell -> local cell, -1 elsewhere
-  std::vector<index_t> node_map;                       // global node -> local node, -1 elsewhere
-  std::vector<int> distance;                           // per local cell, for the send-list searches
+  // Shared, read only; null when every boundary element is a face of a local cell.
+  const local_mesh_detail::boundary_lookup* boundary;
+  std::vector<index_t> cell_map;  // global cell -> local cell, -1 elsewhere
+  std::vector<index_t> node_map;  // global node -> local node, -1 elsewhere
+  std::vector<int> distance;      // per local cell, for the send-list searches
 
   builder(const mesh& g, const graph& d, std::span<const int> p, int n, const halo_options& o,
-          const local_mesh_detail::boundary_lookup& lookup)
+          const local_mesh_detail::boundary_lookup* lookup)
       : global(g),
         dual(d),
         part(p),
@@ -228,13 +230,18 @@ void builder::copy_geometry(local_mesh& lm) {
   for (index_t c : lm.global_cell) copy(global.cells, c, out.cells);
 
   std::vector<index_t> elements;
-  for (index_t c : lm.global_cell) {
-    for (index_t k = boundary.offsets[at(c)]; k < boundary.offsets[at(c) + 1]; ++k) {
-      elements.push_back(boundary.elements[at(k)]);
+  if (boundary == nullptr) {
+    elements.resize(at(global.boundary.size()));
+    std::iota(elements.begin(), elements.end(), index_t{0});
+  } else {
+    for (index_t c : lm.global_cell) {
+      for (index_t k = boundary->offsets[at(c)]; k < boundary->offsets[at(c) + 1]; ++k) {
+        elements.push_back(boundary->elements[at(k)]);
+      }
     }
+    std::sort(elements.begin(), elements.end());
+    elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
   }
-  std::sort(elements.begin(), elements.end());
-  elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
   std::size_t boundary_nodes = 0;
   for (index_t e : elements) boundary_nodes += global.boundary.nodes_of(e).size();
   out.boundary.reserve(elements.size(), boundary_nodes);
@@ -280,9 +287,24 @@ local_mesh build_local_mesh(const mesh& global, const graph& dual, std::span<con
     if (part[c] == which) owned.push_back(static_cast<index_t>(c));
   }
   const auto lookup = local_mesh_detail::attach_boundary(global);
-  builder b(global, dual, part, parts, options, lookup);
+  builder b(global, dual, part, parts, options, &lookup);
   return b.build(which, owned);
 }
+
+namespace detail {
+local_mesh build_local_mesh_of_region(const mesh& region, const graph& dual,
+                                      std::span<const int> part, int parts, int which,
+                                      const halo_options& options) {
+  validate(region, dual, part, parts, options);
+  check_which(parts, which);
+  std::vector<index_t> owned;
+  for (std::size_t c = 0; c < part.size(); ++c) {
+    if (part[c] == which) owned.push_back(static_cast<index_t>(c));
+  }
+  builder b(region, dual, part, parts, options, nullptr);
+  return b.build(which, owned);
+}
+}  // namespace detail
 
 local_mesh build_local_mesh(const mesh& global, std::span<const int> part, int parts, int which,
                             const halo_options& options) {
@@ -308,7 +330,7 @@ std::vector<local_mesh> build_local_meshes(const mesh& global, const graph& dual
   [[maybe_unused]] const int threads = std::max(1, std::min(exec::threads_target(), parts));
 #pragma omp parallel num_threads(threads)
   {
-    builder b(global, dual, part, parts, options, lookup);
+    builder b(global, dual, part, parts, options, &lookup);
 #pragma omp for schedule(dynamic)
     for (int p = 0; p < parts; ++p) {
       try {

@@ -232,6 +232,21 @@ TEST(distribute_slab, messages_past_the_limit_go_in_rounds_with_the_same_result)
   detail::set_exchange_round_limit(before);
 }
 
+TEST(distribute_slab, arrays_on_huge_pages_give_the_same_result) {
+  // Large arrays (8 MiB and more) are mappings of their own: lower the threshold so that
+  // this small mesh's larger arrays take that path too, and the smaller ones do not.
+  const std::size_t before = detail::set_large_page_threshold(32 * 1024);
+  const std::size_t mapped = detail::large_page_allocations();
+  try {
+    expect_paths_agree(box3d_tet(14, 13, 12), partition_method::hilbert, partitioner::hilbert);
+  } catch (...) {
+    detail::set_large_page_threshold(before);
+    throw;
+  }
+  detail::set_large_page_threshold(before);
+  EXPECT_GT(detail::large_page_allocations(), mapped);
+}
+
 TEST(hilbert, the_parallel_cut_is_the_serial_one) {
   const mesh global = box3d_tet(7, 6, 5);
   const std::vector<int> serial = partition_hilbert(global, world_size());

@@ -105,11 +105,15 @@ void exchange_payload(MPI_Comm comm, std::span<const std::byte> send,
 
 std::size_t round_budget() { return std::min<std::size_t>(std::size_t{64} << 20, round_limit); }
 
-int rounds_for(MPI_Comm comm, std::size_t bytes) {
+int rounds_for(MPI_Comm comm, std::size_t bytes, std::size_t at_most_share) {
   unsigned long long largest = bytes;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm),
             "MPI_Allreduce (set-up rounds)", comm);
-  const std::size_t budget = round_budget();
+  std::size_t budget = round_budget();
+  if (at_most_share > 1) {
+    const std::size_t floor = std::min<std::size_t>(budget, std::size_t{4} << 20);
+    budget = std::min(budget, std::max(floor, static_cast<std::size_t>(largest) / at_most_share));
+  }
   return static_cast<int>(std::max<unsigned long long>(1, (largest + budget - 1) / budget));
 }
 

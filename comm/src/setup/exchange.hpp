@@ -29,9 +29,10 @@ std::size_t exchange_round_limit(std::size_t bytes);
 
 // Collective: in how many rounds to send `bytes` (this rank's; the largest over the ranks
 // decides) so that no round holds more than 64 MiB of them (less with a test's lower
-// exchange_round_limit): the send and receive buffers of a round are alive together, and
-// rounds keep them a small part of the set-up's peak.
-int rounds_for(MPI_Comm comm, std::size_t bytes);
+// exchange_round_limit), and, with `at_most_share` > 1, no more than that share of them
+// either (but 4 MiB if that is more): the send and receive buffers of a round are alive
+// together, and rounds keep them a small part of the set-up's peak.
+int rounds_for(MPI_Comm comm, std::size_t bytes, std::size_t at_most_share = 1);
 
 // The bytes one round may hold: 64 MiB, or a test's lower exchange_round_limit. Also the
 // budget of the set-up's local rounds (the slab's own faces matched among themselves).

@@ -135,7 +135,9 @@ region migrate(MPI_Comm comm, const mesh_slab& slab, slab_links& links, std::spa
     }
     for (std::size_t q = 0; q < static_cast<std::size_t>(ranks); ++q) offsets[q + 1] += offsets[q];
     raw_vector<index_t> owned(exchange_counts(comm, offsets).back());
-    const int rounds = rounds_for(comm, bytes);
+    // A round's send buffer is at most an eighth of the records: beside the owned records
+    // it is the migration's peak, which on many ranks is the whole set-up's.
+    const int rounds = rounds_for(comm, bytes, 8);
     raw_vector<index_t> buffer;
     std::size_t arrived = 0;
     for (int round = 0; round < rounds; ++round) {

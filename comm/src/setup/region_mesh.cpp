@@ -97,7 +97,9 @@ local_mesh region_local_mesh(MPI_Comm comm, const mesh_slab& slab, region& cells
   // The records are copied out: their memory goes before the local mesh is built.
   std::vector<cell_record>().swap(records);
   cells = region{};
-  local_mesh local = build_local_mesh(sub, dual, part, parts, rank, halo);
+  // The region is the local mesh's cells and their boundary elements exactly: the records
+  // carried each cell's elements, so none needs matching to its cell again.
+  local_mesh local = detail::build_local_mesh_of_region(sub, dual, part, parts, rank, halo);
   for (index_t& c : local.global_cell) c = gids[at(c)];
   for (index_t& n : local.global_node) n = nodes[at(n)];
   return local;

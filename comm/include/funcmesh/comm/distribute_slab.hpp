@@ -45,6 +45,12 @@ namespace detail {
 // For tests: the set-up's all-to-alls carry at most `bytes` per MPI call (instead of
 // 2^31 - 1) and go in rounds past that. Returns the previous limit.
 std::size_t set_exchange_round_limit(std::size_t bytes);
+// For tests, between set-ups: the set-up's temporary arrays of `bytes` or more (8 MiB
+// unless changed) are mappings of their own on transparent huge pages. Returns the
+// previous threshold.
+std::size_t set_large_page_threshold(std::size_t bytes);
+// For tests: how many arrays took that path in this process so far.
+std::size_t large_page_allocations();
 }  // namespace detail
 
 }  // namespace funcmesh

@@ -93,4 +93,13 @@ std::vector<local_mesh> build_local_meshes(const mesh& global, const graph& dual
 // owned cell is local, so only a halo cell's face can be the halo's cut-off outer edge.
 std::vector<face_kind> classify_faces(const local_mesh& m, const mesh_faces& local_faces);
 
+namespace detail {
+// build_local_mesh for a mesh that holds exactly the part's region (its owned cells and
+// their halo, as the parallel set-up gathers them), every boundary element a face of one
+// of its cells: all of them are kept, in their order, without matching them to cells.
+local_mesh build_local_mesh_of_region(const mesh& region, const graph& dual,
+                                      std::span<const int> part, int parts, int which,
+                                      const halo_options& options);
+}  // namespace detail
+
 }  // namespace funcmesh
