@@ -7,7 +7,7 @@
 //   link      measured per cell x n  +  12 all-to-alls x (P - 1) latencies
 //   partition measured x log2(P) / log2(ranks measured): the multilevel partitioners'
 //             coarsening levels and their exchanges grow so (an assumption: 4 ranks here)
-//   migrate   measured per cell x n  +  (13 + 2 per 64 MiB round) all-to-alls x (P - 1)
+//   migrate   measured per cell x n  +  (13 + 2 per round) all-to-alls x (P - 1)
 //             latencies  +  n x the records' bytes x (1 - 1/P) / bandwidth
 //   build     measured per cell x n  +  4 all-to-alls x (P - 1) latencies
 // An all-to-all costs P - 1 latencies (pairwise exchange; the counts above are the
@@ -104,7 +104,11 @@ void project_setup(MPI_Comm world, const setup_settings& s) {
   for (int p = 2; p <= s.max_parts; p *= 2) {
     const double P = p;
     const double latencies = (P - 1) * s.net.latency;
-    const double rounds = std::ceil(n * record_bytes / (64.0 * 1024 * 1024));
+    // As the migration's rounds_for(..., 8): at most 64 MiB and an eighth of the records
+    // (but 4 MiB) a round.
+    const double mib = 1024.0 * 1024.0;
+    const double rounds = std::ceil(
+        n * record_bytes / std::min(64 * mib, std::max(4 * mib, n * record_bytes / 8)));
     const double t[5] = {
         std::max(n * bytes / s.read_bandwidth, P * n * bytes / s.file_system_bandwidth),
         measured.link + 12 * latencies, measured.partition * std::log2(P) / log_measured,
