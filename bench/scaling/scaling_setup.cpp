@@ -107,8 +107,8 @@ void project_setup(MPI_Comm world, const setup_settings& s) {
     // As the migration's rounds_for(..., 8): at most 64 MiB and an eighth of the records
     // (but 4 MiB) a round.
     const double mib = 1024.0 * 1024.0;
-    const double rounds = std::ceil(
-        n * record_bytes / std::min(64 * mib, std::max(4 * mib, n * record_bytes / 8)));
+    const double rounds =
+        std::ceil(n * record_bytes / std::min(64 * mib, std::max(4 * mib, n * record_bytes / 8)));
     const double t[5] = {
         std::max(n * bytes / s.read_bandwidth, P * n * bytes / s.file_system_bandwidth),
         measured.link + 12 * latencies, measured.partition * std::log2(P) / log_measured,
