@@ -28,6 +28,7 @@
 #include <funcmesh/comm/parallel_output.hpp>
 #include <funcmesh/comm/partitioner.hpp>
 #include <funcmesh/comm/png_output.hpp>
+#include <funcmesh/comm/removed_names.hpp>
 #include <funcmesh/comm/spmd_check.hpp>
 #include <funcmesh/comm/thread_share.hpp>
 #include <funcmesh/partition.hpp>

@@ -162,8 +162,8 @@ struct face_set_view {
 // the lower global cell id (the owned cell on the domain boundary), the normal points out
 // of it, and the geometry is computed from the face's nodes rotated to start at the lowest
 // global node id, so every rank computes every face bit for bit alike. Built once per
-// local mesh; local (no MPI): face_set_for(distributed_mesh) (face_loops.hpp) also agrees
-// over the ranks that every part's boundary is tagged.
+// local mesh; local (no MPI): distributed_layout::faces() builds it and also agrees over
+// the ranks that every part's boundary is tagged.
 class face_set {
  public:
   // Scatter blocks hold at most block_size faces; fewer on small meshes, which are cut

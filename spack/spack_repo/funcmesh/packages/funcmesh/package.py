@@ -27,7 +27,7 @@ class Funcmesh(CMakePackage, CudaPackage):
 
     version("develop", branch="main")
     # A placeholder until the first release is tagged: the same source as develop.
-    version("0.1.0", branch="main")
+    version("0.3.0", branch="main")
 
     variant("openmp", default=True, description="Build the OpenMP executor")
     variant("mpi", default=True, description="Build funcmesh::comm (distributed layouts)")
