@@ -276,19 +276,26 @@ std::vector<index_t> owned_by_part(std::span<const int> part, int parts,
   return cells;
 }
 
+// Part `which`'s local mesh (its owned cells in ascending global order), once validated.
+local_mesh build_one(const mesh& global, const graph& dual, std::span<const int> part, int parts,
+                     int which, const halo_options& options,
+                     const local_mesh_detail::boundary_lookup* lookup) {
+  std::vector<index_t> owned;
+  for (std::size_t c = 0; c < part.size(); ++c) {
+    if (part[c] == which) owned.push_back(static_cast<index_t>(c));
+  }
+  builder b(global, dual, part, parts, options, lookup);
+  return b.build(which, owned);
+}
+
 }  // namespace
 
 local_mesh build_local_mesh(const mesh& global, const graph& dual, std::span<const int> part,
                             int parts, int which, const halo_options& options) {
   validate(global, dual, part, parts, options);
   check_which(parts, which);
-  std::vector<index_t> owned;
-  for (std::size_t c = 0; c < part.size(); ++c) {
-    if (part[c] == which) owned.push_back(static_cast<index_t>(c));
-  }
   const auto lookup = local_mesh_detail::attach_boundary(global);
-  builder b(global, dual, part, parts, options, &lookup);
-  return b.build(which, owned);
+  return build_one(global, dual, part, parts, which, options, &lookup);
 }
 
 namespace detail {
@@ -297,12 +304,7 @@ local_mesh build_local_mesh_of_region(const mesh& region, const graph& dual,
                                       const halo_options& options) {
   validate(region, dual, part, parts, options);
   check_which(parts, which);
-  std::vector<index_t> owned;
-  for (std::size_t c = 0; c < part.size(); ++c) {
-    if (part[c] == which) owned.push_back(static_cast<index_t>(c));
-  }
-  builder b(region, dual, part, parts, options, nullptr);
-  return b.build(which, owned);
+  return build_one(region, dual, part, parts, which, options, nullptr);
 }
 }  // namespace detail
 
