@@ -12,6 +12,7 @@
 #include <funcmesh/partition/cell_type.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
 #include <funcmesh/partition/mesh.hpp>
+#include <funcmesh/partition/mesh_read_error.hpp>
 
 namespace {
 

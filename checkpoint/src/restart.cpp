@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include <funcmesh/checkpoint/mesh_fingerprint.hpp>
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 
 #include "checkpoint_attributes.hpp"

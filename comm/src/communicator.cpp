@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 
 namespace funcmesh::mpi {

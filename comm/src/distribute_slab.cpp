@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/detail/freed_memory.hpp>
 #include <funcmesh/comm/distributed_graph.hpp>

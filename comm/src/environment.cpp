@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/comm/halo_progress.hpp>

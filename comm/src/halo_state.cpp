@@ -8,6 +8,7 @@
 #include <exception>
 #include <string>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/spmd_check.hpp>

@@ -5,6 +5,7 @@
 //   memory_tour [--size N] [--space SPACE] [--readers R]
 #include <funcmesh/app.hpp>
 #include <funcmesh/framework.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 #include <atomic>
 #include <chrono>

@@ -12,6 +12,7 @@
 
 #include <funcmesh/comm.hpp>
 #include <funcmesh/func/function.hpp>
+#include <funcmesh/time.hpp>
 
 namespace {
 

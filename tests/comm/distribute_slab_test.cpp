@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/distribute_slab.hpp>
 #include <funcmesh/core/error.hpp>

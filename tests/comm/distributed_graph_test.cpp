@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/distributed_graph.hpp>
 #include <funcmesh/core/error.hpp>

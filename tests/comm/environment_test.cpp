@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>

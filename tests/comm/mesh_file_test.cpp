@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mesh_file.hpp>
 #include <funcmesh/core/error.hpp>

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <funcmesh/comm.hpp>
+#include <funcmesh/comm/mpi_error.hpp>
 
 namespace funcmesh::testing {
 

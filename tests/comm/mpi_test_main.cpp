@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/environment.hpp>
 
 namespace {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <funcmesh/comm.hpp>
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/time.hpp>
 
 #include "../framework/paged/paged_test_support.hpp"

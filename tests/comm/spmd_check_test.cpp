@@ -10,6 +10,7 @@
 
 #include "heat_like.hpp"
 
+#include <funcmesh/comm/collective_error.hpp>
 #include "world.hpp"
 
 namespace {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/parallel_output.hpp>

@@ -15,6 +15,7 @@
 
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/partition/mesh_read_error.hpp>
 
 #include "../common/mesh_equality.hpp"
 

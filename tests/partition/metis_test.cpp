@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <funcmesh/partition.hpp>
+#include <funcmesh/partition/metis_error.hpp>
 
 namespace funcmesh::testing {
 

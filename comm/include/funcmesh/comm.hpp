@@ -1,8 +1,13 @@
 // funcmesh::comm in one include: MPI environment, distributed layouts and functions, halo
-// exchange, face loops, global reductions and parallel output.
+// exchange, face loops, global reductions and parallel output; with the framework and
+// partition umbrellas, so a distributed program needs this one include.
 #pragma once
 
+#include <funcmesh/framework.hpp>
+#include <funcmesh/partition.hpp>
+
 #include <funcmesh/comm/app_run.hpp>
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>
@@ -31,4 +36,3 @@
 #include <funcmesh/comm/removed_names.hpp>
 #include <funcmesh/comm/spmd_check.hpp>
 #include <funcmesh/comm/thread_share.hpp>
-#include <funcmesh/partition.hpp>

@@ -1,4 +1,5 @@
 #include <funcmesh/exec/backend.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 #include <string>
 

@@ -9,6 +9,7 @@
 
 #include <funcmesh/config.hpp>
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/simulated_device.hpp>
 

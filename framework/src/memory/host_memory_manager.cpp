@@ -1,6 +1,7 @@
 // The host's memory manager: 64-byte aligned allocations (a cache line, and the widest
 // SIMD load), and page-locked memory through mlock when no device provides pinning.
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 #include <sys/mman.h>

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh {
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 namespace funcmesh {

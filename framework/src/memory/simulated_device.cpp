@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 namespace funcmesh {

@@ -2,6 +2,7 @@
 // arrival order (a writer is never starved by a stream of readers); a request that
 // could only be granted after its own thread lets go throws instead of deadlocking.
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/token.hpp>
 
 #include <algorithm>

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 namespace funcmesh {

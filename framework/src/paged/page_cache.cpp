@@ -6,6 +6,7 @@
 #include <new>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_space.hpp>
 
 namespace funcmesh::detail {

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/simulated_device.hpp>
 #include <funcmesh/paged/detail/device_find.hpp>

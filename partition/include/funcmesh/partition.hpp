@@ -2,7 +2,6 @@
 // partitioning into per-rank local meshes (no MPI).
 #pragma once
 
-#include <funcmesh/framework.hpp>
 #include <funcmesh/partition/airfoil_grid.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/cell_type.hpp>
@@ -15,6 +14,7 @@
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/mesh.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>
+#include <funcmesh/partition/mesh_read_error.hpp>
 #include <funcmesh/partition/mesh_slab.hpp>
 #include <funcmesh/partition/metis_error.hpp>
 #include <funcmesh/partition/partition_metrics.hpp>

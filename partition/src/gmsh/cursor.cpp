@@ -7,6 +7,7 @@
 #include <limits>
 
 #include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/partition/mesh_read_error.hpp>
 
 namespace funcmesh::gmsh {
 

@@ -2,6 +2,7 @@
 // $MeshFormat and $PhysicalNames (mesh_read_error's message: core/error.cpp). Section bodies:
 // msh2.cpp, msh4.cpp.
 #include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/partition/mesh_read_error.hpp>
 
 #include <cerrno>
 #include <cstring>

@@ -16,6 +16,7 @@
 
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/partition/mesh_read_error.hpp>
 
 #include "cursor.hpp"
 #include "raw_mesh.hpp"

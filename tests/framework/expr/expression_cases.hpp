@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <funcmesh/framework.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 namespace expression_cases {
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include <funcmesh/memory/memory_error.hpp>
 #include "../../common/executor_params.hpp"
 #include "expression_cases.hpp"
 #include "reduction_cases.hpp"

@@ -6,6 +6,7 @@
 
 #include <funcmesh/config.hpp>
 #include <funcmesh/memory/memory.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 #include "device_coherence_suite.hpp"
 #include "simulated_traits.hpp"

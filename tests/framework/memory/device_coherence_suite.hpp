@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <funcmesh/memory/memory.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::testing {
 

@@ -5,6 +5,7 @@
 
 #include <funcmesh/config.hpp>
 #include <funcmesh/memory/memory.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::testing {
 

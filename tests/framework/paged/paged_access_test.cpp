@@ -13,6 +13,7 @@
 
 #if defined(_OPENMP)
 #include <omp.h>
+#include <funcmesh/memory/memory_error.hpp>
 #endif
 
 namespace funcmesh::testing {

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 
+#include <funcmesh/memory/memory_error.hpp>
 #include "paged_test_support.hpp"
 
 namespace funcmesh::testing {

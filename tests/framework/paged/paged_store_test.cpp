@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include <funcmesh/exec/thread_policy.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 #include "paged_test_support.hpp"
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 
 namespace funcmesh::mpi {

@@ -12,6 +12,16 @@
 
 namespace funcmesh {
 
+// An MPI call failed; check_mpi makes the message: "rank R: <call> failed: <MPI's text>".
+class mpi_error : public error {
+ public:
+  mpi_error(int code, const std::string& message) : error(message), code_(code) {}
+  int code() const noexcept { return code_; }
+
+ private:
+  int code_;
+};
+
 namespace mpi {
 // "rank R: " with this process's rank in `comm`, to start the message of an error thrown
 // on one rank alone; "" while MPI is not running (before MPI_Init, after MPI_Finalize),
@@ -21,7 +31,7 @@ std::string rank_prefix(MPI_Comm comm = MPI_COMM_WORLD);
 }  // namespace mpi
 
 // "rank R: <call> failed: <MPI's text>", R this process's rank in `comm`: the message of
-// the mpi_error (funcmesh/core/error.hpp) for `code`.
+// the mpi_error for `code`.
 std::string mpi_failure_message(int code, std::string_view call, MPI_Comm comm);
 
 // Throws mpi_error unless `code` is MPI_SUCCESS. Only communicators whose error handler

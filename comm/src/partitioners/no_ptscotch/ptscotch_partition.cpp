@@ -2,6 +2,7 @@
 // -DFUNCMESH_ENABLE_PTSCOTCH=OFF): every rank throws the same error, saying what to do.
 #include <vector>
 
+#include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/distributed_graph.hpp>
 #include <funcmesh/core/error.hpp>
 

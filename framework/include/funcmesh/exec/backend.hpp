@@ -13,9 +13,9 @@
 
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/core/index.hpp>
+#include <funcmesh/core/loop_label.hpp>
 #include <funcmesh/exec/compiler.hpp>
 #include <funcmesh/exec/executor.hpp>
-#include <funcmesh/exec/loop_label.hpp>
 #include <funcmesh/exec/loop_shape.hpp>
 
 namespace funcmesh::exec {

@@ -1,20 +1,5 @@
-// loop_label: what a loop is, for error messages and profiles ("assignment to grid
-// function 'u'"). Built from pointers, so a loop that succeeds never formats a string unless
-// profiling is on (funcmesh/profile, which formats each distinct label once per thread).
+// exec::loop_label now lives in funcmesh/core/loop_label.hpp (executors and profiles both
+// name it); this header keeps programs that include it by its old path compiling.
 #pragma once
 
-#include <cstddef>
-#include <string>
-
-namespace funcmesh::exec {
-
-struct loop_label {
-  const char* what = "loop";
-  const std::string* subject = nullptr;  // a grid function's name, when there is one
-  std::size_t fused = 1;                 // statements in the loop
-
-  // "assignment to grid function 'u' (fused with 2 more)".
-  std::string text() const;
-};
-
-}  // namespace funcmesh::exec
+#include <funcmesh/core/loop_label.hpp>

@@ -5,6 +5,7 @@
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/memory_space.hpp>
 #include <funcmesh/memory/simulated_device.hpp>

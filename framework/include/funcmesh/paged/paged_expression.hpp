@@ -7,6 +7,7 @@
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/paged/detail/page_binding.hpp>
+#include <funcmesh/paged/detail/page_reduce.hpp>  // sum(u), min(u), ...: page by page
 #include <funcmesh/paged/paged_array.hpp>
 
 namespace funcmesh {

@@ -17,7 +17,6 @@
 #include <funcmesh/paged/paged_assign.hpp>
 #include <funcmesh/paged/paged_expression.hpp>
 #include <funcmesh/paged/paged_function_base.hpp>
-#include <funcmesh/reduce/reduce.hpp>  // sum(u), min(u), ...: page by page
 
 namespace funcmesh {
 

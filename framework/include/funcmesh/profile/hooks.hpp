@@ -8,7 +8,7 @@
 #include <functional>
 #include <string_view>
 
-#include <funcmesh/exec/loop_label.hpp>
+#include <funcmesh/core/loop_label.hpp>
 
 namespace funcmesh::profile {
 

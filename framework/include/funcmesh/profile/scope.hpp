@@ -2,7 +2,7 @@
 // that begin and end always pair. Made only where profile::active() said yes.
 #pragma once
 
-#include <funcmesh/exec/loop_label.hpp>
+#include <funcmesh/core/loop_label.hpp>
 #include <funcmesh/profile/hooks.hpp>
 
 namespace funcmesh::profile {

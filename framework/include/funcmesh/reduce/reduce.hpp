@@ -6,8 +6,9 @@
 // order: values are added exactly (exact_sum) and rounded once. min and max are then
 // order-independent too (NaN wins, -0 < +0).
 //
-// An expression that reads paged grid functions is reduced page by page on a host
-// executor (paged/detail/page_loop.hpp): the same results, reproducible sums bitwise.
+// An expression whose leaves cannot be bound whole (paged grid functions) is reduced piece
+// by piece through piecewise_reduction, which such storage specializes
+// (paged/detail/page_reduce.hpp): the same results, reproducible sums bitwise.
 #pragma once
 
 #include <cmath>
@@ -22,7 +23,6 @@
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/iteration_space.hpp>
 #include <funcmesh/expr/operators.hpp>
-#include <funcmesh/paged/detail/page_loop.hpp>
 #include <funcmesh/reduce/exact_sum.hpp>
 
 namespace funcmesh {
@@ -122,36 +122,25 @@ struct minmax_combine {
   }
 };
 
-// Page by page: each page's windows mapped and the expression bound to them, its result
-// the next page's carry, so init enters once and a serial reduction is the same left fold
-// as over memory. Exact sums merge exactly, hence the same bits on every executor.
-template <class Node, class T, class Run>
-T reduce_pages(const Node& node, const reduce_options& options, const char* what, T carry,
-               const Run& run, const exec::loop_shape& shape) {
-  reduction_extent extent;
-  node.visit(extent);  // every read of the same size
-  page_binding pages(nullptr, std::string("a ") + what + " over paged grid functions");
-  node.visit(pages);
-  const index_range range = pages.resolve(options.over, pages.walked());
-  const executor chosen = pages.host_executor(options.on, Node::serial_only);
-  for_each_read_page(pages, range, [&](index_range piece, binder& b) {
-    const auto bound = node.bind(b);
-    carry = run(chosen, piece, evaluate_at<std::remove_cv_t<decltype(bound)>>{bound}, shape,
-                exec::loop_label{what}, carry);
-  });
-  return carry;
-}
+// How an expression is reduced when its leaves cannot be bound whole: storage that needs
+// it (paged grid functions: paged/detail/page_reduce.hpp) specializes this for the nodes
+// it binds, with applies = true and run(node, options, what, init, run, shape) reducing
+// piece by piece, each piece's result the next one's carry. Every other node binds whole.
+template <class Node, class = void>
+struct piecewise_reduction {
+  static constexpr bool applies = false;
+};
 
 // Binds the expression where the executor runs and returns run(executor, range, map,
-// shape, label, init). Expressions with paged leaves go page by page (reduce_pages).
+// shape, label, init). Expressions with paged leaves go piece by piece (piecewise_reduction).
 template <class Compiler, class E, class T, class Run>
 T with_bound_map(const E& expression, const reduce_options& options, const char* what, T init,
                  const Run& run) {
   const auto node = as_node(expression);
   using node_type = std::remove_cvref_t<decltype(node)>;
   constexpr exec::loop_shape shape{node_type::serial_only, node_type::work};
-  if constexpr (binds_paged_v<node_type>) {
-    return reduce_pages(node, options, what, init, run, shape);
+  if constexpr (piecewise_reduction<node_type>::applies) {
+    return piecewise_reduction<node_type>::run(node, options, what, init, run, shape);
   } else {
     reduction_extent extent;
     node.visit(extent);

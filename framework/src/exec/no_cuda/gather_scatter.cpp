@@ -4,6 +4,7 @@
 
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/executor.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::detail {
 

@@ -1,6 +1,7 @@
 // The CUDA memory manager: cudaMalloc/cudaMemcpy through the runtime API. Compiled by
 // the host compiler (it launches no kernel), so only kernel code ever needs nvcc.
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 #include <cuda_runtime_api.h>

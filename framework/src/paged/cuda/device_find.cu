@@ -12,6 +12,7 @@
 
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/cuda/cuda_support.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/paged/detail/device_find.hpp>
 
 namespace funcmesh::detail {

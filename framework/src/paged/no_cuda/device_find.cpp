@@ -1,6 +1,7 @@
 // Builds without CUDA: no space_store can hold a CUDA space, so this is never reached
 // through the public API; it exists so that the library links, and fails loudly.
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/paged/detail/device_find.hpp>
 
 namespace funcmesh::detail {

@@ -15,6 +15,7 @@
 
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/partition/mesh.hpp>
+#include <funcmesh/partition/mesh_read_error.hpp>
 
 namespace funcmesh {
 

@@ -2,13 +2,25 @@
 // is unsafe to call again after an error, so every non-OK status is fatal to the job.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include <funcmesh/core/error.hpp>
 
 namespace funcmesh {
 
-// Throws metis_error (funcmesh/core/error.hpp) naming `call` and the status (METIS_ERROR_INPUT,
+// A METIS call returned a status other than METIS_OK (check_metis makes the message:
+// the call, the status's name, why it is fatal).
+class metis_error : public error {
+ public:
+  metis_error(int status, const std::string& message) : error(message), status_(status) {}
+  int status() const noexcept { return status_; }
+
+ private:
+  int status_;
+};
+
+// Throws metis_error naming `call` and the status (METIS_ERROR_INPUT,
 // ...) unless it is METIS_OK.
 void check_metis(int status, std::string_view call);
 

@@ -84,3 +84,4 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
 }  // namespace funcmesh::exec
 
 #include <funcmesh/exec/cuda/accumulate.cuh>
+#include <funcmesh/memory/memory_error.hpp>

@@ -9,7 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <funcmesh/core/index.hpp>
-#include <funcmesh/exec/loop_label.hpp>
+#include <funcmesh/core/loop_label.hpp>
 
 namespace funcmesh::exec::cuda_detail {
 

@@ -1,4 +1,4 @@
-#include <funcmesh/exec/loop_label.hpp>
+#include <funcmesh/core/loop_label.hpp>
 
 namespace funcmesh::exec {
 

@@ -1,0 +1,2 @@
+// Fixture: a comm header.
+#pragma once

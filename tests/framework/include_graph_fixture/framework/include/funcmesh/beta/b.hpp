@@ -1,0 +1,3 @@
+// Fixture: the other half of the cycle.
+#pragma once
+#include <funcmesh/alpha/a.hpp>
