@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include <funcmesh/comm/detail/freed_memory.hpp>
+#include <funcmesh/faces/detail/freed_memory.hpp>
 
 namespace euler_bench {
 

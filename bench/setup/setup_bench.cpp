@@ -20,7 +20,7 @@
 
 #include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
-#include <funcmesh/comm/detail/freed_memory.hpp>
+#include <funcmesh/faces/detail/freed_memory.hpp>
 #include <funcmesh/partition.hpp>
 
 #include "mpi_timing.hpp"

@@ -9,9 +9,9 @@
 #include <string>
 
 #include <funcmesh/comm/communicator.hpp>
-#include <funcmesh/comm/detail/freed_memory.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/faces/detail/freed_memory.hpp>
 #include <funcmesh/partition/dual_graph.hpp>
 
 namespace funcmesh {

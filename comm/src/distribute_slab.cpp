@@ -9,10 +9,10 @@
 
 #include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
-#include <funcmesh/comm/detail/freed_memory.hpp>
 #include <funcmesh/comm/distributed_graph.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/faces/detail/freed_memory.hpp>
 
 #include "setup/exchange.hpp"
 #include "setup/migrate.hpp"

@@ -8,8 +8,8 @@
 #include <mutex>
 
 #include <funcmesh/comm/communicator.hpp>
-#include <funcmesh/comm/detail/freed_memory.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/faces/detail/freed_memory.hpp>
 
 namespace funcmesh {
 

@@ -1,8 +1,9 @@
 // funcmesh::comm in one include: MPI environment, distributed layouts and functions, halo
-// exchange, face loops, global reductions and parallel output; with the framework and
-// partition umbrellas, so a distributed program needs this one include.
+// exchange, face loops, global reductions and parallel output; with the framework,
+// partition and faces umbrellas, so a distributed program needs this one include.
 #pragma once
 
+#include <funcmesh/faces.hpp>
 #include <funcmesh/framework.hpp>
 #include <funcmesh/partition.hpp>
 
@@ -18,7 +19,6 @@
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/face_flux_field.hpp>
 #include <funcmesh/comm/face_loops.hpp>
-#include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/comm/global_reduce.hpp>
 #include <funcmesh/comm/gpu_aware_mpi.hpp>

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/expr/grid_function.hpp>
+#include <funcmesh/faces/face_set.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
 
 namespace funcmesh {

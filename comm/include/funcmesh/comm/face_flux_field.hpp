@@ -11,12 +11,12 @@
 
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
-#include <funcmesh/comm/face_set.hpp>
-#include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/comm/halo_state.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/expr/assign.hpp>
+#include <funcmesh/faces/face_set.hpp>
+#include <funcmesh/faces/face_sum.hpp>
 #include <funcmesh/memory/array.hpp>
 
 namespace funcmesh {

@@ -10,14 +10,14 @@
 #include <type_traits>
 #include <vector>
 
-#include <funcmesh/comm/detail/atomic_add.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/face_flux_field.hpp>
-#include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/comm/face_sum.hpp>
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/expr/assign.hpp>
+#include <funcmesh/faces/detail/atomic_add.hpp>
+#include <funcmesh/faces/face_set.hpp>
 
 namespace funcmesh {
 

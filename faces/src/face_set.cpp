@@ -1,8 +1,8 @@
 // face_set construction: global orientation, rank-independent face geometry, gather order
 // and the scatter form's coloured blocks of faces (from partition/face_colouring.hpp).
-#include <funcmesh/comm/detail/flux_window.hpp>
-#include <funcmesh/comm/detail/freed_memory.hpp>
-#include <funcmesh/comm/face_set.hpp>
+#include <funcmesh/faces/detail/flux_window.hpp>
+#include <funcmesh/faces/detail/freed_memory.hpp>
+#include <funcmesh/faces/face_set.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -5,8 +5,8 @@
 
 #include <cstddef>
 
-#include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/core/device_macros.hpp>
+#include <funcmesh/faces/face_set.hpp>
 #include <funcmesh/memory/memory_space.hpp>
 #include <funcmesh/memory/token.hpp>
 

@@ -1,5 +1,5 @@
 // Allocation of the per-worker flux windows of the gather sums (detail/flux_window.hpp).
-#include <funcmesh/comm/detail/flux_window.hpp>
+#include <funcmesh/faces/detail/flux_window.hpp>
 
 #include <algorithm>
 

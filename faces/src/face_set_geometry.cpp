@@ -1,6 +1,6 @@
 // face_set's geometry columns: each face's area, normal and (where stored) distance and
 // centroid, computed from its nodes in one canonical order so every rank gets the same bits.
-#include <funcmesh/comm/face_set.hpp>
+#include <funcmesh/faces/face_set.hpp>
 
 #include <algorithm>
 #include <array>

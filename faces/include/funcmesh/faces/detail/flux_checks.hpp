@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <utility>
 
-#include <funcmesh/comm/face_set.hpp>
 #include <funcmesh/expr/zip_expr.hpp>
+#include <funcmesh/faces/face_set.hpp>
 #include <funcmesh/func/function.hpp>
 
 namespace funcmesh::detail {

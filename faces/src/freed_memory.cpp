@@ -1,4 +1,4 @@
-#include <funcmesh/comm/detail/freed_memory.hpp>
+#include <funcmesh/faces/detail/freed_memory.hpp>
 
 #include <cstdlib>  // first: it defines __GLIBC__ (through <features.h>), which the test below needs
 

@@ -1,0 +1,279 @@
+// face_set: the faces of a local mesh as face loops need them — globally oriented, with
+// rank-independent geometry, each owned cell's faces in a fixed global order (the gather
+// form) and in face order with a block colouring (the scatter form) — in arrays any
+// executor can read. No MPI.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <funcmesh/core/device_macros.hpp>
+#include <funcmesh/core/index.hpp>
+#include <funcmesh/core/vec.hpp>
+#include <funcmesh/expr/grid_function.hpp>
+#include <funcmesh/expr/grid_function_base.hpp>
+#include <funcmesh/expr/grid_read.hpp>
+#include <funcmesh/memory/array.hpp>
+#include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/token.hpp>
+#include <funcmesh/memory/view.hpp>
+#include <funcmesh/partition/face_colouring.hpp>
+#include <funcmesh/partition/local_mesh.hpp>
+
+namespace funcmesh {
+
+// What a flux function sees of a face, from the cell whose value comes first: the unit
+// normal points out of that cell; distance is between the two cell centroids (cell
+// centroid to face centroid on the domain boundary); centroid is the face's; physical is
+// the boundary group's id on the domain boundary, else 0. A flux that ignores a field
+// does not load it (the loops store each field apart).
+struct face_view {
+  double area = 0;
+  vec<double, 3> normal{{0, 0, 0}};
+  double distance = 0;
+  int physical = 0;
+  vec<double, 3> centroid{{0, 0, 0}};
+};
+
+namespace detail {
+// Three components stored apart (x, y, z arrays): a loop that reads only some of them
+// (a 2-D flux never reads z) loads only those. A z column that would hold only zeros (a
+// 2-D mesh in the plane z = 0) is not stored: z reads as 0.
+struct vec3_view {
+  view<const double> x, y, z;
+  FUNCMESH_DEVICE vec<double, 3> operator[](index_t i) const {
+    return {{x[i], y[i], z.size() > 0 ? z[i] : 0.0}};
+  }
+};
+struct vec3_arrays {
+  array<double> x, y, z;
+  vec3_view bind(memory_space space, token& holder) const {
+    return {x.read_view(space, holder), y.read_view(space, holder), z.read_view(space, holder)};
+  }
+};
+}  // namespace detail
+
+// The geometry a face set stores beyond what every face loop reads (cells, area, normal,
+// physical): a solver that never reads a face's distance or centroid, or the cells'
+// centroids or volumes, saves their memory (about 24 of the ~90 bytes per face of a 2-D
+// set, and 32 bytes per cell). What is not stored reads as NaN in face_view
+// (face_set_view::face), so a flux that uses it anyway gives NaN results, never stale
+// numbers; face_set::cell_centroids and face_set::cell_volumes are then empty.
+struct face_geometry {
+  bool distance = true;       // face_view::distance
+  bool face_centroid = true;  // face_view::centroid
+  bool cell_centroid = true;  // face_set::cell_centroids (and distributed_layout::centroid())
+  bool cell_volume = true;    // face_set::cell_volumes (distributed_layout::volume(), cell_size())
+  // Only what every face loop reads (Airfoil's fluxes need no more).
+  static constexpr face_geometry minimal() { return {false, false, false, false}; }
+  // Whether this stores everything `wanted` asks for.
+  constexpr bool covers(const face_geometry& wanted) const {
+    return (distance || !wanted.distance) && (face_centroid || !wanted.face_centroid) &&
+           (cell_centroid || !wanted.cell_centroid) && (cell_volume || !wanted.cell_volume);
+  }
+};
+
+// The face set's local indices (cells, faces, gather entries) are 32-bit: half the index
+// traffic of the loops. A part with 2^31 or more faces is refused with a clear error.
+using face_index = std::int32_t;
+
+// What a kernel sees of a face_set: views only, trivially copyable. Geometry is stored
+// once per face, field by field (structure of arrays), so that a loop loads only the
+// fields its flux uses (about 16 bytes a face for Airfoil's fluxes) and no face is stored
+// twice.
+struct face_set_view {
+  // Gather form: owned cell c's faces are entries [offsets[c], offsets[c + 1]); other =
+  // the neighbour's local index, or -1 - physical id on the domain boundary; entry_face =
+  // the face, f when c is its first cell, -1 - f when c is its second (the geometry is
+  // then seen from c: the normal negated).
+  view<const face_index> offsets;
+  view<const face_index> other;
+  view<const face_index> entry_face;
+  // Per face f, in face order (which follows the cells, so consecutive faces touch nearby
+  // cells): its two local cells and its geometry, oriented out of cells[f][0]. On the
+  // domain boundary cells[f][1] is -1 - physical id (negative: no second cell), so the
+  // boundary tags need no array of their own, as `other` holds them for the gather form. The
+  // scatter form's block b is faces [block_offsets[b], block_offsets[b + 1]); blocks lists them by
+  // colour (face_set::blocks.colour_offsets).
+  view<const vec<face_index, 2>> face_cells;
+  view<const double> area;
+  detail::vec3_view normal;
+  view<const double> distance;
+  detail::vec3_view centroid;
+  view<const index_t> block_offsets;
+  view<const index_t> blocks;
+
+  FUNCMESH_DEVICE face_view face(index_t f) const {
+    face_view v = geometry(f);
+    v.physical = physical_of(face_cells[f][1]);
+    return v;
+  }
+  FUNCMESH_DEVICE face_view entry(index_t k) const {
+    const face_index e = entry_face[k];
+    face_view v = geometry(face_of(e));
+    v.physical = physical_of(other[k]);
+    const double sign = orientation(e);
+    for (int d = 0; d < 3; ++d) v.normal[d] = sign * v.normal[d];
+    return v;
+  }
+  // The boundary group's id from a second cell or an entry's other cell (-1 - id on the
+  // domain boundary), 0 between two cells.
+  FUNCMESH_DEVICE static int physical_of(face_index second) {
+    return second < 0 ? static_cast<int>(-1 - second) : 0;
+  }
+  // Face f's geometry, without its physical id.
+  FUNCMESH_DEVICE face_view geometry(index_t f) const {
+    face_view v;
+    v.area = area[f];
+    v.normal = normal[f];
+    constexpr double absent = std::numeric_limits<double>::quiet_NaN();
+    v.distance = distance.size() > 0 ? distance[f] : absent;
+    v.centroid = centroid.x.size() > 0 ? centroid[f] : vec<double, 3>{{absent, absent, absent}};
+    return v;
+  }
+  // An entry's face and orientation, computed without branches: the orientation depends on
+  // global ids, which a file may number in any order, and a branch on it then mispredicts.
+  // ~e is -1 - e; times -1 is exactly the negation (a stored reversed normal's bits).
+  FUNCMESH_DEVICE static index_t face_of(face_index e) { return e ^ (e >> 31); }
+  FUNCMESH_DEVICE static double orientation(face_index e) {
+    return static_cast<double>((e >> 31) | 1);
+  }
+  // sum + value where the cell is entry e's first cell, sum - value where it is the second:
+  // branch-free where T can be scaled (times -1 is exactly the negation, so the bits are
+  // those of sum - value).
+  template <class T>
+  FUNCMESH_INLINE FUNCMESH_DEVICE static T add_oriented(const T& sum, face_index e,
+                                                        const T& value) {
+    if constexpr (requires { double{} * value; }) {
+      return sum + orientation(e) * value;
+    } else {
+      return e >= 0 ? sum + value : sum - value;
+    }
+  }
+};
+
+// The faces of a local mesh that touch an owned cell, oriented globally: cells(f)[0] has
+// the lower global cell id (the owned cell on the domain boundary), the normal points out
+// of it, and the geometry is computed from the face's nodes rotated to start at the lowest
+// global node id, so every rank computes every face bit for bit alike. Built once per
+// local mesh; local (no MPI): distributed_layout::faces() builds it and also agrees over
+// the ranks that every part's boundary is tagged.
+class face_set {
+ public:
+  // Scatter blocks hold at most block_size faces; fewer on small meshes, which are cut
+  // into at least min_blocks blocks (of at least min_block_size faces) so that threads
+  // still share them.
+  // flux_window: the faces a gather sum of an antisymmetric flux keeps per worker on the
+  // host (see flux_window()); automatic_flux_window measures it, 0 turns the windows off.
+  // stored: the optional geometry kept (see face_geometry; all of it by default).
+  explicit face_set(const local_mesh& m, index_t block_size = default_face_block_size,
+                    index_t flux_window = automatic_flux_window, face_geometry stored = {});
+  static constexpr index_t min_blocks = 64;
+  static constexpr index_t min_block_size = 16;
+  static constexpr index_t automatic_flux_window = -1;
+  static constexpr index_t min_flux_window = 64;
+  static constexpr index_t max_flux_window = index_t{1} << 15;
+  // At most a quad's nodes in a face of the supported cells; room to spare.
+  static constexpr std::size_t max_face_nodes = 8;
+
+  index_t size() const { return face_count_; }
+  index_t owned_count() const { return owned_count_; }
+  // Owned cells none of whose neighbours is a halo cell: [0, interior_count()).
+  index_t interior_count() const { return interior_count_; }
+  // Faces [0, interior_face_end()) are those of owned-interior cells: they join owned cells
+  // only (faces are numbered in the order the cells meet them).
+  index_t interior_face_end() const { return interior_face_end_; }
+  // Owned + halo cells of the local mesh: the size of the grid functions a loop reads.
+  index_t cell_count() const { return cell_count_; }
+  // What sum_over_faces reports reading (no values, only the cells' extent), so loops and
+  // reductions are sized by the mesh.
+  grid_read extent() const {
+    grid_read read = grid_read::extent(owned_count_, cell_count_, "the cells of a face set");
+    read.face_loop = true;
+    return read;
+  }
+  // Face f's two local cells ([1] == -1 on the domain boundary) and its geometry, out of
+  // cells(f)[0] (host reads of the arrays kernels read).
+  std::array<index_t, 2> cells(index_t f) const;
+  face_view view(index_t f) const;
+  // The faces of owned cell c in gather order: neighbours by ascending global cell id,
+  // then domain-boundary faces by physical id and global node ids.
+  std::vector<index_t> faces_of(index_t c) const;
+  // The physical id of the boundary group `name` (dimension - 1), or 0.
+  int physical_id(const std::string& name) const;
+  std::string physical_name(int id) const;
+  // Every boundary group of the global mesh: each needs a boundary flux.
+  const std::vector<std::pair<int, std::string>>& boundary_groups() const { return groups_; }
+  // Domain-boundary faces of this part that carry no physical group.
+  index_t untagged_boundary_faces() const { return untagged_; }
+  // How many recent face fluxes each host worker of a gather sum of an antisymmetric flux
+  // keeps (a power of two, or 0: off), so that a face's second cell reads the flux its
+  // first cell computed instead of evaluating it again. Measured: the smallest window in
+  // which, walking the owned cells in order, every face a cell needs is still held
+  // (about two faces per cell of the cell order's bandwidth: a few thousand for a
+  // locality-ordered 2-D part), within [min_flux_window, max_flux_window].
+  index_t flux_window() const { return flux_window_; }
+  // The optional geometry this set stores.
+  const face_geometry& stored_geometry() const { return stored_; }
+
+  // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
+  face_set_view bind(memory_space space, token& holder) const;
+  // Room for one value of `value_bytes` per face, kept for the next call (gather_faces'
+  // face fluxes): a buffer of the face set, so a time loop allocates it once. For one
+  // loop at a time (the face loops are called from one thread).
+  buffer flux_scratch(std::size_t value_bytes) const;
+
+  // Host copies per local cell (owned, then halo): volume (area in 2-D; empty unless
+  // stored_geometry().cell_volume) and centroid (empty unless
+  // stored_geometry().cell_centroid), computed alike on every rank. Expressions read them
+  // as grid functions: distributed_layout::volume(), centroid(), cell_size().
+  std::vector<double> cell_volumes;
+  std::vector<std::array<double, 3>> cell_centroids;
+  // The same values as grid functions (owned + halo). Throw when they are not stored.
+  grid_function<double> volume_function(std::string name = "volume") const;
+  grid_function<vec<double, 3>> centroid_function(std::string name = "centroid") const;
+  // 2 * dimension * volume / surface (the sum of the cell's face areas) for the owned
+  // cells, from the gather entries; the halo entries are left to the caller (a halo cell's
+  // own faces are not in the set). Needs the volumes.
+  grid_function<double> owned_cell_size_function(int dimension,
+                                                 std::string name = "cell_size") const;
+  // The scatter form's blocks of consecutive faces, coloured: no two blocks of one colour
+  // write the same owned cell.
+  face_block_colouring blocks;
+
+ private:
+  // The construction's steps (face_set.cpp, face_set_geometry.cpp); `kept` numbers the
+  // faces of `all` kept in this set (-1: a halo cell's own face).
+  void build_gather_entries(const local_mesh& m, const mesh_faces& all,
+                            const std::vector<face_index>& kept);
+  void build_geometry(const local_mesh& m, const mesh_faces& all,
+                      const std::vector<face_index>& kept);
+  index_t measured_flux_window() const;
+  bool faces_follow_cells() const;
+
+  index_t face_count_ = 0;
+  index_t owned_count_ = 0;
+  index_t interior_count_ = 0;
+  index_t interior_face_end_ = 0;
+  index_t cell_count_ = 0;
+  index_t untagged_ = 0;
+  index_t flux_window_ = 0;
+  face_geometry stored_;
+  std::vector<std::pair<int, std::string>> groups_;
+  // What kernels read (see face_set_view), moved to a device on first use there; host
+  // code reads the same arrays.
+  array<face_index> entry_offsets_, entry_other_, entry_face_;
+  array<vec<face_index, 2>> face_cells_;
+  array<double> area_, distance_;
+  detail::vec3_arrays normal_, centroid_;
+  array<index_t> block_offsets_, blocks_;
+  mutable buffer flux_scratch_;
+};
+
+}  // namespace funcmesh

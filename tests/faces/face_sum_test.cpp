@@ -1,0 +1,193 @@
+// The faces module without MPI: face sets of local meshes built in-process (one part, and
+// each of two parts with its halo), face sums on every host executor and the simulated
+// device. The gather form equals a plain loop over the global mesh to rounding and is
+// bitwise the same for one part or two and on every executor (serial is the oracle).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <funcmesh/exec/executor.hpp>
+#include <funcmesh/faces.hpp>
+#include <funcmesh/partition/builtin_meshes.hpp>
+#include <funcmesh/partition/geometry.hpp>
+#include <funcmesh/partition/local_mesh.hpp>
+#include <funcmesh/partition/mesh_faces.hpp>
+
+#include "../common/executor_params.hpp"
+
+namespace fm = funcmesh;
+
+namespace {
+
+double field(const std::array<double, 3>& x) { return std::sin(3 * x[0]) + std::cos(2 * x[1]); }
+
+// Diffusion plus an oriented term, so a wrong normal sign shows.
+struct flux {
+  FUNCMESH_DEVICE double operator()(double ul, double ur, const fm::face_view& f) const {
+    return 0.7 * (ur - ul) * f.area / f.distance - 0.3 * f.normal[0] * 0.5 * (ul + ur) * f.area;
+  }
+};
+struct hot {
+  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
+    return 0.7 * (1.0 - u) * f.area / f.distance;
+  }
+};
+struct wall {
+  FUNCMESH_DEVICE double operator()(double, const fm::face_view&) const { return 0.0; }
+};
+struct times_area {
+  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const { return u * f.area; }
+};
+
+fm::mesh box() {
+  fm::box_options options;
+  options.perturbation = 0.15;
+  return fm::box2d_quad(24, 17, options);
+}
+
+// The plain loop over the global mesh's faces, indexed by global cell: the sums, and each
+// cell's perimeter.
+struct plain_sums {
+  std::vector<double> sums, perimeter, u;
+  explicit plain_sums(const fm::mesh& global) {
+    const fm::mesh_faces faces = fm::build_faces(global);
+    const fm::mesh_geometry g = fm::compute_geometry(global, faces);
+    const auto cells = static_cast<std::size_t>(global.cell_count());
+    u.resize(cells);
+    for (std::size_t c = 0; c < cells; ++c) u[c] = field(g.cell_centroid[c]);
+    sums.assign(cells, 0.0);
+    perimeter.assign(cells, 0.0);
+    auto distance = [](const std::array<double, 3>& a, const std::array<double, 3>& b) {
+      return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    };
+    for (fm::index_t f = 0; f < faces.size(); ++f) {
+      const auto i = static_cast<std::size_t>(f);
+      const auto l = static_cast<std::size_t>(faces.cells[i][0]);
+      fm::face_view v;
+      v.area = g.face_area[i];
+      for (int k = 0; k < 3; ++k) v.normal[k] = g.face_normal[i][static_cast<std::size_t>(k)];
+      perimeter[l] += v.area;
+      if (faces.on_boundary(f)) {
+        v.distance = distance(g.face_centroid[i], g.cell_centroid[l]);
+        const std::string name = global.physical_name(faces.physical[i], global.dimension - 1);
+        sums[l] += name == "left" ? hot{}(u[l], v) : 0.0;
+        continue;
+      }
+      const auto r = static_cast<std::size_t>(faces.cells[i][1]);
+      perimeter[r] += v.area;
+      v.distance = distance(g.cell_centroid[r], g.cell_centroid[l]);
+      sums[l] += flux{}(u[l], u[r], v);
+      for (int k = 0; k < 3; ++k) v.normal[k] = -v.normal[k];
+      sums[r] += flux{}(u[r], u[l], v);
+    }
+  }
+};
+
+// One part's face sums by global cell (NaN where the part owns no cell).
+struct part_sums {
+  std::vector<double> sums, cell_sums;
+};
+
+part_sums sums_of_part(const fm::mesh& global, const plain_sums& plain, std::span<const int> part,
+                       int parts, int which) {
+  const fm::local_mesh local = fm::build_local_mesh(global, part, parts, which);
+  const fm::face_set faces(local);
+  EXPECT_EQ(faces.owned_count(), local.owned_count);
+  EXPECT_EQ(faces.cell_count(), local.cells.cell_count());
+  fm::grid_function<double> u(local.owned_count, local.halo_count(), "u");
+  {
+    auto w = u.write();
+    for (fm::index_t c = 0; c < faces.cell_count(); ++c) {
+      w[c] = plain.u[static_cast<std::size_t>(local.global_cell[static_cast<std::size_t>(c)])];
+    }
+  }
+  fm::grid_function<double> out(local.owned_count, "out"), around(local.owned_count, "around");
+  out = fm::sum_over_faces(faces, flux{}, u, fm::on("left", hot{}), fm::on_other_groups(wall{}));
+  around = fm::sum_over_cell_faces(faces, times_area{}, u);
+  part_sums result;
+  result.sums.assign(plain.u.size(), std::nan(""));
+  result.cell_sums.assign(plain.u.size(), std::nan(""));
+  const auto o = out.to_vector();
+  const auto a = around.to_vector();
+  for (fm::index_t c = 0; c < local.owned_count; ++c) {
+    const auto global_cell =
+        static_cast<std::size_t>(local.global_cell[static_cast<std::size_t>(c)]);
+    result.sums[global_cell] = o[static_cast<std::size_t>(c)];
+    result.cell_sums[global_cell] = a[static_cast<std::size_t>(c)];
+  }
+  return result;
+}
+
+std::vector<std::uint64_t> bits(const std::vector<double>& values) {
+  std::vector<std::uint64_t> result(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) std::memcpy(&result[i], &values[i], 8);
+  return result;
+}
+
+struct face_sums : ::testing::TestWithParam<fm::executor> {};
+
+TEST_P(face_sums, equal_the_plain_loop_and_are_bitwise_alike_for_one_part_or_two) {
+  const fm::mesh global = box();
+  const plain_sums plain(global);
+  const std::vector<int> whole(plain.u.size(), 0);
+  std::vector<int> halves(plain.u.size());
+  const fm::mesh_geometry g = fm::compute_geometry(global, fm::build_faces(global));
+  for (std::size_t c = 0; c < halves.size(); ++c) halves[c] = g.cell_centroid[c][0] < 0.45 ? 0 : 1;
+
+  part_sums serial_one;
+  {
+    fm::scoped_executor serial(fm::executor::serial());
+    serial_one = sums_of_part(global, plain, whole, 1, 0);
+  }
+  fm::scoped_executor chosen(GetParam());
+  const part_sums one = sums_of_part(global, plain, whole, 1, 0);
+  EXPECT_EQ(bits(one.sums), bits(serial_one.sums));
+  EXPECT_EQ(bits(one.cell_sums), bits(serial_one.cell_sums));
+
+  double scale = 0;
+  for (const double x : plain.sums) scale = std::max(scale, std::abs(x));
+  ASSERT_GT(scale, 0.0);
+  for (std::size_t c = 0; c < plain.u.size(); ++c) {
+    EXPECT_NEAR(one.sums[c], plain.sums[c], 1e-12 * scale) << "cell " << c;
+    EXPECT_NEAR(one.cell_sums[c], plain.u[c] * plain.perimeter[c], 1e-12) << "cell " << c;
+  }
+  // Each half with its halo: every cell is owned by one of them, with the one part's bits.
+  std::vector<double> two(plain.u.size(), std::nan(""));
+  for (int which = 0; which < 2; ++which) {
+    const part_sums half = sums_of_part(global, plain, halves, 2, which);
+    for (std::size_t c = 0; c < two.size(); ++c) {
+      if (halves[c] == which) two[c] = half.sums[c];
+    }
+  }
+  EXPECT_EQ(bits(two), bits(one.sums));
+}
+
+TEST_P(face_sums, a_boundary_group_without_a_flux_is_refused_by_name) {
+  const fm::mesh global = box();
+  const std::vector<int> whole(static_cast<std::size_t>(global.cell_count()), 0);
+  const fm::face_set faces(fm::build_local_mesh(global, whole, 1, 0));
+  fm::grid_function<double> u(faces.owned_count(), "u");
+  fm::scoped_executor chosen(GetParam());
+  try {
+    (void)fm::sum_over_faces(faces, flux{}, u, fm::on("left", hot{}));
+    FAIL() << "a face sum without fluxes for right, bottom and top was accepted";
+  } catch (const fm::error& e) {
+    EXPECT_NE(std::string(e.what()).find("right"), std::string::npos) << e.what();
+  }
+}
+
+std::vector<fm::executor> executors() {
+  std::vector<fm::executor> all = test_support::host_executors();
+  for (const fm::executor& e : test_support::simulated_executors()) all.push_back(e);
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(executors, face_sums, ::testing::ValuesIn(executors()),
+                         test_support::executor_name{});
+
+}  // namespace
