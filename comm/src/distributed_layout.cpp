@@ -28,6 +28,8 @@ struct layout_state {
   std::uint64_t id = 0;
   std::once_flag faces_built;
   std::unique_ptr<face_set> faces;
+  // gather_faces' face fluxes, kept for the next call (detail::face_flux_scratch).
+  buffer flux_scratch;
   // Each on its own first use: a solver that never asks stores none.
   std::once_flag volume_built, centroid_built, cell_size_built;
   std::unique_ptr<grid_function<double>> volume, cell_size;
@@ -99,6 +101,19 @@ std::string distributed_layout::describe() const {
 const face_set& distributed_layout::faces() const { return built_faces(face_geometry{}); }
 
 const face_set& distributed_layout::faces(const face_geometry& stored) const {
+  return prepare_faces(stored);
+}
+
+buffer detail::face_flux_scratch(const distributed_layout& layout, std::size_t value_bytes) {
+  const std::size_t bytes = checked_bytes(layout.faces().size(), value_bytes);
+  buffer& scratch = layout.state_->flux_scratch;
+  if (scratch.size_bytes() != bytes) scratch.set_size(bytes);
+  return scratch;
+}
+
+bool distributed_layout::faces_prepared() const { return state_->faces != nullptr; }
+
+const face_set& distributed_layout::prepare_faces(const face_geometry& stored) const {
   const face_set& built = built_faces(stored);
   if (!built.stored_geometry().covers(stored)) {
     // Alike on every rank: every rank built the same columns and asks the same.
@@ -110,10 +125,10 @@ const face_set& distributed_layout::faces(const face_geometry& stored) const {
       if (g.cell_volume) names += " cell_volume";
       return names.empty() ? std::string(" (none)") : names;
     };
-    throw error("funcmesh::distributed_layout::faces: " + describe() +
-                ": faces() asked for the geometry" + list(stored) +
-                " but its faces were built first storing only" + list(built.stored_geometry()) +
-                ": ask for everything a solver reads on the first call of faces()");
+    throw error("funcmesh::distributed_layout::prepare_faces: " + describe() +
+                ": asked for the geometry" + list(stored) +
+                " but its faces were prepared first storing only" + list(built.stored_geometry()) +
+                ": prepare them once with everything the solver reads");
   }
   return built;
 }
@@ -173,7 +188,7 @@ const face_set& faces_with(const distributed_layout& layout, void (*want)(face_g
   (void)layout.faces();
   face_geometry wanted = face_geometry::minimal();
   want(wanted);
-  return layout.faces(wanted);
+  return layout.prepare_faces(wanted);
 }
 
 // `slot` made once by `make`; a failure (an allocation, a halo exchange) is agreed, as the

@@ -168,7 +168,7 @@ class solver {
   solver(const fm::distributed_layout& layout, face_form form, constants k = constants::exact())
       : k_(k),
         layout_(layout),
-        faces_(&layout.faces(fm::face_geometry::minimal())),
+        faces_(&layout.prepare_faces(fm::face_geometry::minimal())),
         form_(form),
         q_(layout, "q"),
         stage_(layout, "q_stage"),

@@ -84,11 +84,11 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   {
     cell_geometry cells_geometry = compute_cell_geometry(m.cells);
     // Computed either way: it refuses cells of no positive volume.
-    if (stored_.cell_volume) cell_volumes = std::move(cells_geometry.cell_volume);
-    // The cells' centroids serve the distances and face_set::cell_centroids only: without
+    if (stored_.cell_volume) cell_volumes_ = std::move(cells_geometry.cell_volume);
+    // The cells' centroids serve the distances and face_set::cell_centroids_ only: without
     // either, they go before the face list is built (the set-up's peak).
     if (stored_.distance || stored_.cell_centroid) {
-      cell_centroids = std::move(cells_geometry.cell_centroid);
+      cell_centroids_ = std::move(cells_geometry.cell_centroid);
     }
   }
   auto gid = [&](index_t c) { return m.global_cell[static_cast<std::size_t>(c)]; };
@@ -146,7 +146,7 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   build_geometry(m, all, kept);
   all = mesh_faces{};
   std::vector<face_index>().swap(kept);
-  if (!stored_.cell_centroid) std::vector<std::array<double, 3>>().swap(cell_centroids);
+  if (!stored_.cell_centroid) std::vector<std::array<double, 3>>().swap(cell_centroids_);
 
   // Scatter blocks: computed by partition/, once per local mesh. The faces stay in their
   // order (it follows the cells, for cache reuse); only whole blocks are coloured.
@@ -161,10 +161,10 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
       if (two_of[f][1] < 0 && !grouped) ++untagged_;
     }
     const index_t spread = std::max(min_block_size, (size() + min_blocks - 1) / min_blocks);
-    blocks = colour_face_blocks(pairs, owned_count_, std::min(block_size, spread));
+    colouring_ = colour_face_blocks(pairs, owned_count_, std::min(block_size, spread));
   }
-  block_offsets_ = array<index_t>(std::span<const index_t>(blocks.block_offsets));
-  blocks_ = array<index_t>(std::span<const index_t>(blocks.blocks));
+  block_offsets_ = array<index_t>(std::span<const index_t>(colouring_.block_offsets));
+  blocks_ = array<index_t>(std::span<const index_t>(colouring_.blocks));
   flux_window_ = flux_window == automatic_flux_window ? measured_flux_window() : flux_window;
   if (flux_window_ > 0) flux_window_ = std::bit_ceil(static_cast<std::uint64_t>(flux_window_));
   if (!faces_follow_cells()) flux_window_ = 0;
@@ -275,12 +275,6 @@ std::vector<index_t> face_set::faces_of(index_t c) const {
   return result;
 }
 
-buffer face_set::flux_scratch(std::size_t value_bytes) const {
-  const std::size_t bytes = detail::checked_bytes(face_count_, value_bytes);
-  if (flux_scratch_.size_bytes() != bytes) flux_scratch_.set_size(bytes);
-  return flux_scratch_;
-}
-
 int face_set::physical_id(const std::string& name) const {
   for (const auto& [id, group] : groups_) {
     if (group == name) return id;
@@ -303,7 +297,7 @@ grid_function<double> face_set::volume_function(std::string name) const {
   }
   grid_function<double> result(owned_count_, cell_count_ - owned_count_, std::move(name));
   auto values = result.write();
-  for (index_t c = 0; c < cell_count_; ++c) values[c] = cell_volumes[static_cast<std::size_t>(c)];
+  for (index_t c = 0; c < cell_count_; ++c) values[c] = cell_volumes_[static_cast<std::size_t>(c)];
   return result;
 }
 
@@ -316,7 +310,7 @@ grid_function<vec<double, 3>> face_set::centroid_function(std::string name) cons
   grid_function<vec<double, 3>> result(owned_count_, cell_count_ - owned_count_, std::move(name));
   auto values = result.write();
   for (index_t c = 0; c < cell_count_; ++c) {
-    const auto& x = cell_centroids[static_cast<std::size_t>(c)];
+    const auto& x = cell_centroids_[static_cast<std::size_t>(c)];
     values[c] = vec<double, 3>{{x[0], x[1], x[2]}};
   }
   return result;
@@ -340,7 +334,7 @@ grid_function<double> face_set::owned_cell_size_function(int dimension, std::str
     for (index_t k = offsets[c]; k < offsets[c + 1]; ++k) {
       surface += area[face_set_view::face_of(entry_face[k])];
     }
-    values[c] = 2.0 * dimension * cell_volumes[static_cast<std::size_t>(c)] / surface;
+    values[c] = 2.0 * dimension * cell_volumes_[static_cast<std::size_t>(c)] / surface;
   }
   return result;
 }

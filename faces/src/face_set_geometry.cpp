@@ -132,9 +132,9 @@ void face_set::build_geometry(const local_mesh& m, const mesh_faces& all,
     ny[l] = g.normal[1];
     if (normal_z) nz[l] = g.normal[2];
     if (with_distance) {
-      const point& left = cell_centroids[static_cast<std::size_t>(two[0])];
+      const point& left = cell_centroids_[static_cast<std::size_t>(two[0])];
       distance[l] = two[1] >= 0
-                        ? norm(minus(cell_centroids[static_cast<std::size_t>(two[1])], left))
+                        ? norm(minus(cell_centroids_[static_cast<std::size_t>(two[1])], left))
                         : norm(minus(g.centroid, left));
     }
     if (with_centroid) {

@@ -54,7 +54,7 @@ TEST(cell_geometry, volume_centroid_and_size_are_the_whole_meshes_on_every_rank_
     // The host copies are the same numbers.
     const auto centroids = layout.centroid().read();
     for (index_t c = 0; c < layout.total_count(); ++c) {
-      const auto& x = layout.faces().cell_centroids[static_cast<std::size_t>(c)];
+      const auto& x = layout.faces().cell_centroids()[static_cast<std::size_t>(c)];
       EXPECT_EQ(centroids[c], (point{{x[0], x[1], x[2]}}));
     }
   }
@@ -85,7 +85,7 @@ TEST(cell_geometry, an_initial_condition_from_the_centroid_needs_no_host_loop) {
   u = fm::fmap([](const point& x) { return x[0] + 10 * x[1]; }, layout.centroid());
   const auto values = u.local().read();
   for (index_t c = 0; c < layout.owned_count(); ++c) {
-    const auto& x = layout.faces().cell_centroids[static_cast<std::size_t>(c)];
+    const auto& x = layout.faces().cell_centroids()[static_cast<std::size_t>(c)];
     EXPECT_EQ(values[c], x[0] + 10 * x[1]);
   }
   // The centroids' mean is the domain's centre: a vec reduction, per component.

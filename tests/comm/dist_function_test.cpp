@@ -49,7 +49,7 @@ struct setup {
       auto a = u.write();
       auto b = w.write();
       for (fm::index_t c = 0; c < owned; ++c) {
-        const auto& x = layout.faces().cell_centroids[static_cast<std::size_t>(c)];
+        const auto& x = layout.faces().cell_centroids()[static_cast<std::size_t>(c)];
         a[c] = std::sin(4 * x[0]) + 0.1;
         b[c] = 1.5 + x[0] * x[1];
       }

@@ -326,7 +326,7 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     const auto gathered = s.owned(s.out);                                                         \
     /* Blocks of 7 faces: many blocks and colours, so threads share every colour. */              \
     const fm::face_set small_blocks(s.local, 7);                                                  \
-    ASSERT_GE(small_blocks.blocks.colour_count(), 2);                                             \
+    ASSERT_GE(small_blocks.blocks().colour_count(), 2);                                           \
     fm::scatter_faces(s.w, s.u, small_blocks, face_cases::flux{},                                 \
                       fm::on("left", face_cases::hot{}), fm::on("right", face_cases::hot{}),      \
                       fm::on("bottom", face_cases::wall{}), fm::on("top", face_cases::wall{}));   \

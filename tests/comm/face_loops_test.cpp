@@ -203,7 +203,7 @@ TEST(face_set, geometry_is_stored_once_per_face_and_read_from_either_side) {
     const fm::mesh_geometry g = fm::compute_geometry(m.cells, all);
     ASSERT_EQ(faces.size(), all.size());
     for (fm::index_t c = 0; c < faces.owned_count(); ++c) {
-      EXPECT_EQ(faces.cell_volumes[static_cast<std::size_t>(c)],
+      EXPECT_EQ(faces.cell_volumes()[static_cast<std::size_t>(c)],
                 g.cell_volume[static_cast<std::size_t>(c)]);
     }
     fm::token holder;
@@ -307,26 +307,28 @@ TEST(face_set, antisymmetric_face_sums_evaluate_each_face_once_in_a_window) {
 TEST(face_set, minimal_geometry_keeps_the_loops_columns_and_reads_the_rest_as_nan) {
   const fm::distributed_layout layout =
       fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_tri(12, 9); });
-  const fm::face_set& lean = layout.faces(fm::face_geometry::minimal());
+  EXPECT_FALSE(layout.faces_prepared());
+  const fm::face_set& lean = layout.prepare_faces(fm::face_geometry::minimal());
+  EXPECT_TRUE(layout.faces_prepared());
   const fm::face_set full(layout.local());
   ASSERT_EQ(lean.size(), full.size());
   EXPECT_FALSE(lean.stored_geometry().distance);
-  EXPECT_TRUE(lean.cell_centroids.empty());
-  EXPECT_EQ(full.cell_centroids.size(), static_cast<std::size_t>(full.cell_count()));
-  EXPECT_TRUE(lean.cell_volumes.empty());
-  EXPECT_EQ(full.cell_volumes.size(), static_cast<std::size_t>(full.cell_count()));
+  EXPECT_TRUE(lean.cell_centroids().empty());
+  EXPECT_EQ(full.cell_centroids().size(), static_cast<std::size_t>(full.cell_count()));
+  EXPECT_TRUE(lean.cell_volumes().empty());
+  EXPECT_EQ(full.cell_volumes().size(), static_cast<std::size_t>(full.cell_count()));
   EXPECT_THROW((void)lean.volume_function(), fm::error);
   EXPECT_THROW((void)lean.centroid_function(), fm::error);
-  // The volumes alone, asked for on a layout's first faces() call, are the full set's.
+  // The volumes alone, prepared on a layout, are the full set's.
   const fm::distributed_layout with_volumes =
       fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_tri(12, 9); });
   fm::face_geometry volumes_only = fm::face_geometry::minimal();
   volumes_only.cell_volume = true;
-  EXPECT_EQ(with_volumes.faces(volumes_only).cell_volumes, full.cell_volumes);
-  EXPECT_TRUE(with_volumes.faces().cell_centroids.empty());
+  EXPECT_EQ(with_volumes.prepare_faces(volumes_only).cell_volumes(), full.cell_volumes());
+  EXPECT_TRUE(with_volumes.faces().cell_centroids().empty());
   const auto volume = with_volumes.volume().read();
   for (fm::index_t c = 0; c < full.cell_count(); ++c) {
-    EXPECT_EQ(volume[c], full.cell_volumes[static_cast<std::size_t>(c)]);
+    EXPECT_EQ(volume[c], full.cell_volumes()[static_cast<std::size_t>(c)]);
   }
   for (fm::index_t f = 0; f < lean.size(); ++f) {
     const fm::face_view a = lean.view(f), b = full.view(f);
@@ -343,14 +345,16 @@ TEST(face_set, minimal_geometry_keeps_the_loops_columns_and_reads_the_rest_as_na
   }
   // What was built covers minimal() and faces(); asking for a distance now is refused.
   EXPECT_EQ(&layout.faces(), &lean);
-  EXPECT_EQ(&layout.faces(fm::face_geometry::minimal()), &lean);
+  EXPECT_EQ(&layout.prepare_faces(fm::face_geometry::minimal()), &lean);
   try {
-    (void)layout.faces(
+    (void)layout.prepare_faces(
         fm::face_geometry{.distance = true, .face_centroid = false, .cell_centroid = false});
     ADD_FAILURE() << "a distance was asked of faces built without it";
   } catch (const fm::error& e) {
     EXPECT_NE(std::string(e.what()).find("distance"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("first call of faces()"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("prepare them once with everything the solver reads"),
+              std::string::npos)
+        << e.what();
   }
   try {
     (void)layout.volume();

@@ -46,7 +46,7 @@ struct problem {
   problem() {
     auto w = u.write();
     for (fm::index_t c = 0; c < layout.owned_count(); ++c) {
-      const auto& x = layout.faces().cell_centroids[static_cast<std::size_t>(c)];
+      const auto& x = layout.faces().cell_centroids()[static_cast<std::size_t>(c)];
       w[c] = std::sin(3 * x[0]) * std::cos(2 * x[1]);
     }
   }

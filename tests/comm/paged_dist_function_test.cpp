@@ -57,7 +57,7 @@ struct setup {
     std::vector<double> start(static_cast<std::size_t>(owned));
     auto w = u.write();
     for (fm::index_t c = 0; c < owned; ++c) {
-      const auto& x = layout.faces().cell_centroids[static_cast<std::size_t>(c)];
+      const auto& x = layout.faces().cell_centroids()[static_cast<std::size_t>(c)];
       w[c] = start[static_cast<std::size_t>(c)] = std::sin(4 * x[0]) + 0.1 + x[1] * x[1];
     }
     pu.write(0, start);

@@ -20,8 +20,13 @@
 
 namespace funcmesh {
 
+class distributed_layout;
 namespace detail {
 struct layout_state;
+// Room for one value of `value_bytes` per face of the layout's face set, kept for the next
+// call (gather_faces' face fluxes): a time loop allocates it once. For one loop at a time
+// (the face loops are called from one thread).
+buffer face_flux_scratch(const distributed_layout& layout, std::size_t value_bytes);
 // For static_asserts in the forms that took a raw communicator before layouts.
 template <class>
 inline constexpr bool always_false_v = false;
@@ -30,7 +35,8 @@ inline constexpr bool always_false_v = false;
 // A handle: copies share one layout (compare them with ==). Every rank of the layout's
 // communicator holds its own part of the same layout; collective operations on it (an
 // exchange, a global reduction, the first faces()) must be called on every rank, in the
-// same order: the SPMD contract (docs/distributed.md).
+// same order: the SPMD contract (docs/distributed.md). Collective members say so:
+// construction, prepare_faces, the first faces() / volume() / centroid() / cell_size().
 class distributed_layout {
  public:
   // The layout of `local` on `comm`, for distribute(); collective over `comm`: it
@@ -66,22 +72,32 @@ class distributed_layout {
 
   // The exchange of this layout's halo, shared by every distributed function on it.
   halo_plan& halo() const;
-  // The face loops' faces. Built on first use, which is collective (every rank agrees
-  // that its part's domain boundary is tagged): call it on every rank, as every rank
-  // runs the same face loops. Later calls return the same object at no cost.
-  // The first call builds them with all the optional geometry; faces(stored) builds only
-  // what `stored` asks for (face_geometry::minimal() for Airfoil-like fluxes, to save
-  // memory) and throws if they were built before without something it asks for. Call it
-  // first with the solver's needs; later faces() calls return whatever was built.
+  // Collective: builds the face loops' faces storing the geometry `stored` asks for
+  // (face_geometry::minimal() for Airfoil-like fluxes, to save memory), every rank agreeing
+  // that its part's domain boundary is tagged, and returns them. Call it on every rank,
+  // once, before the first face loop (programs on app::load do it after loading). A later
+  // call returns the same set, with no message, and throws if it lacks something `stored`
+  // asks for (every rank alike): prepare with everything the solver reads.
+  const face_set& prepare_faces(const face_geometry& stored = {}) const;
+  // Whether prepare_faces (or a first faces()) has run: then faces() sends no message.
+  bool faces_prepared() const;
+  // The prepared faces. On a layout whose faces were not prepared it prepares them with
+  // all the optional geometry, which is collective: programs written before prepare_faces
+  // keep working, provided every rank makes the same first call.
   const face_set& faces() const;
-  const face_set& faces(const face_geometry& stored) const;
+  [[deprecated(
+      "call layout.prepare_faces(stored) (collective, once, before the first face "
+      "loop), then layout.faces()")]] const face_set&
+  faces(const face_geometry& stored) const;
   // The cells' geometry as grid functions (owned and halo) for expressions: each cell's
   // volume (area in 2-D: rhs / volume()), centroid (u = fmap(initial, centroid())) and
   // size, 2 * dimension * volume / surface (the edge of a square or cube, the diameter of
   // a triangle's inscribed circle: the length of a CFL condition). Each is built on first
-  // use (after faces(), which it calls), which is collective likewise; they throw if the
-  // faces were built without what they need (face_geometry::cell_volume for volume() and
-  // cell_size(), cell_centroid for centroid()). The same bits on every rank count.
+  // use (after faces(), which it calls), which is collective likewise (cell_size()
+  // exchanges its halo): call them first on every rank, e.g. right after prepare_faces.
+  // They throw if the faces were prepared without what they need (face_geometry::
+  // cell_volume for volume() and cell_size(), cell_centroid for centroid()). The same bits
+  // on every rank count.
   const grid_function<double>& volume() const;
   const grid_function<vec<double, 3>>& centroid() const;
   const grid_function<double>& cell_size() const;
@@ -97,6 +113,7 @@ class distributed_layout {
   }
 
  private:
+  friend buffer detail::face_flux_scratch(const distributed_layout&, std::size_t);
   const face_set& built_faces(const face_geometry& stored) const;
 
   std::shared_ptr<detail::layout_state> state_;

@@ -138,14 +138,14 @@ struct scatter_atomic {
 };
 
 // The gather form in two passes, for an antisymmetric flux: every face's flux once into the
-// face set's scratch, then each owned cell's sum of them in the fixed order.
+// layout's scratch, then each owned cell's sum of them in the fixed order.
 template <class Compiler, class T, class S, class Flux, class... B>
 void gather_faces_once(dist_function<T, cells>& out, const dist_function<S, cells>& u,
                        const Flux& flux, const boundary_flux<B>&... boundary) {
   detail::prepare_face_loop(out.halo(), u.halo(), detail::names_of(boundary...),
                             "funcmesh::gather_faces");
-  const face_set& faces = u.layout().faces();
-  face_flux_field<T> through(u.layout(), faces.flux_scratch(sizeof(T)), "gather_faces' fluxes");
+  face_flux_field<T> through(u.layout(), detail::face_flux_scratch(u.layout(), sizeof(T)),
+                             "gather_faces' fluxes");
   through.template evaluate<Compiler>(u, flux, boundary...);
   out.template assign<flux_field_sum_expr<T>, Compiler>(sum_over_faces(through));
 }
@@ -226,7 +226,7 @@ void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& 
                              detail::scatter_all<decltype(body)>{body, count},
                              exec::loop_shape{true, face_work * count}, label);
   } else {
-    const face_block_colouring& blocks = faces.blocks;
+    const face_block_colouring& blocks = faces.blocks();
     const index_t per_block =
         blocks.block_count() > 0 ? (count + blocks.block_count() - 1) / blocks.block_count() : 1;
     const exec::loop_shape shape{fluxes_type::serial_only, face_work * per_block};

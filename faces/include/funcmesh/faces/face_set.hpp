@@ -64,12 +64,12 @@ struct vec3_arrays {
 // centroids or volumes, saves their memory (about 24 of the ~90 bytes per face of a 2-D
 // set, and 32 bytes per cell). What is not stored reads as NaN in face_view
 // (face_set_view::face), so a flux that uses it anyway gives NaN results, never stale
-// numbers; face_set::cell_centroids and face_set::cell_volumes are then empty.
+// numbers; face_set::cell_centroids() and face_set::cell_volumes() are then empty.
 struct face_geometry {
   bool distance = true;       // face_view::distance
   bool face_centroid = true;  // face_view::centroid
-  bool cell_centroid = true;  // face_set::cell_centroids (and distributed_layout::centroid())
-  bool cell_volume = true;    // face_set::cell_volumes (distributed_layout::volume(), cell_size())
+  bool cell_centroid = true;  // face_set::cell_centroids() (and distributed_layout::centroid())
+  bool cell_volume = true;  // face_set::cell_volumes() (distributed_layout::volume(), cell_size())
   // Only what every face loop reads (Airfoil's fluxes need no more).
   static constexpr face_geometry minimal() { return {false, false, false, false}; }
   // Whether this stores everything `wanted` asks for.
@@ -224,17 +224,13 @@ class face_set {
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
   face_set_view bind(memory_space space, token& holder) const;
-  // Room for one value of `value_bytes` per face, kept for the next call (gather_faces'
-  // face fluxes): a buffer of the face set, so a time loop allocates it once. For one
-  // loop at a time (the face loops are called from one thread).
-  buffer flux_scratch(std::size_t value_bytes) const;
 
   // Host copies per local cell (owned, then halo): volume (area in 2-D; empty unless
   // stored_geometry().cell_volume) and centroid (empty unless
   // stored_geometry().cell_centroid), computed alike on every rank. Expressions read them
   // as grid functions: distributed_layout::volume(), centroid(), cell_size().
-  std::vector<double> cell_volumes;
-  std::vector<std::array<double, 3>> cell_centroids;
+  const std::vector<double>& cell_volumes() const { return cell_volumes_; }
+  const std::vector<std::array<double, 3>>& cell_centroids() const { return cell_centroids_; }
   // The same values as grid functions (owned + halo). Throw when they are not stored.
   grid_function<double> volume_function(std::string name = "volume") const;
   grid_function<vec<double, 3>> centroid_function(std::string name = "centroid") const;
@@ -245,7 +241,7 @@ class face_set {
                                                  std::string name = "cell_size") const;
   // The scatter form's blocks of consecutive faces, coloured: no two blocks of one colour
   // write the same owned cell.
-  face_block_colouring blocks;
+  const face_block_colouring& blocks() const { return colouring_; }
 
  private:
   // The construction's steps (face_set.cpp, face_set_geometry.cpp); `kept` numbers the
@@ -266,6 +262,9 @@ class face_set {
   index_t flux_window_ = 0;
   face_geometry stored_;
   std::vector<std::pair<int, std::string>> groups_;
+  std::vector<double> cell_volumes_;
+  std::vector<std::array<double, 3>> cell_centroids_;
+  face_block_colouring colouring_;
   // What kernels read (see face_set_view), moved to a device on first use there; host
   // code reads the same arrays.
   array<face_index> entry_offsets_, entry_other_, entry_face_;
@@ -273,7 +272,6 @@ class face_set {
   array<double> area_, distance_;
   detail::vec3_arrays normal_, centroid_;
   array<index_t> block_offsets_, blocks_;
-  mutable buffer flux_scratch_;
 };
 
 }  // namespace funcmesh
