@@ -5,6 +5,7 @@
 // prints every rank's peak resident size and its resident size after set-up (at iteration
 // 10, or at the end of a shorter run), in MiB and bytes per owned cell. --checkpoint-every K
 // writes q every K iterations; --restart FILE|latest continues from one, on any rank count.
+// As heat and advection, it runs on funcmesh::time::driver: one Airfoil iteration a step.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -210,6 +211,39 @@ run_record iterate(const settings& s, int first, airfoil::solver& solver,
   return r;
 }
 
+// The closing lines: the speed and the last rms, the pictures, the memory with --verbose.
+void finish(const settings& s, const fm::distributed_layout& layout, const run_record& r,
+            example::field_writer& writer, pressure_field& pressure, bool verbose) {
+  const MPI_Comm world = layout.comm();
+  const int rank = layout.rank();
+  if (rank == 0 && !s.output.quiet && r.ran > 0) {
+    std::printf("euler: %.3f ms per iteration, %.3g cell updates per second\n",
+                1e3 * r.seconds / r.ran,
+                2.0 * static_cast<double>(layout.global_cells()) * r.ran / r.seconds);
+    // All the digits, for ci/validate-airfoil.
+    if (r.last_printed > 0)
+      std::printf("euler: rms at iteration %d = %.12e\n", r.last_printed, r.last_rms);
+  }
+  // The pressure around the airfoil (the built-in grid's far field is 100 chords away).
+  fm::png_output_options picture;
+  if (s.mesh.empty()) picture.picture.window = {{-0.6, 1.6, -0.55, 0.55}};
+  if (writer.draws_picture()) {
+    writer.finish(pressure(), picture);
+  } else {
+    writer.finish();
+  }
+  // Every digit of the last rms: equal on any rank count with the gather form.
+  if (rank == 0 && r.last_printed > 0) std::printf("euler: final rms bits %.17e\n", r.last_rms);
+  if (verbose) {
+    example::print_memory(world, "euler", "after set-up", r.settled_bytes, layout.owned_count());
+    if (rank == 0) {
+      std::printf("euler: rank 0 face set: %lld faces, flux window %lld faces\n",
+                  static_cast<long long>(layout.faces().size()),
+                  static_cast<long long>(layout.faces().flux_window()));
+    }
+  }
+}
+
 int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   const MPI_Comm world = env.world().get();
   settings s;
@@ -241,32 +275,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   example::field_writer writer(s.output, "euler", layout);
   pressure_field pressure(solver);
   const run_record r = iterate(s, first, solver, checkpoints, writer, pressure);
-  if (rank == 0 && !s.output.quiet && r.ran > 0) {
-    std::printf("euler: %.3f ms per iteration, %.3g cell updates per second\n",
-                1e3 * r.seconds / r.ran,
-                2.0 * static_cast<double>(layout.global_cells()) * r.ran / r.seconds);
-    // All the digits, for ci/validate-airfoil.
-    if (r.last_printed > 0)
-      std::printf("euler: rms at iteration %d = %.12e\n", r.last_printed, r.last_rms);
-  }
-  // The pressure around the airfoil (the built-in grid's far field is 100 chords away).
-  fm::png_output_options picture;
-  if (s.mesh.empty()) picture.picture.window = {{-0.6, 1.6, -0.55, 0.55}};
-  if (writer.draws_picture()) {
-    writer.finish(pressure(), picture);
-  } else {
-    writer.finish();
-  }
-  // Every digit of the last rms: equal on any rank count with the gather form.
-  if (rank == 0 && r.last_printed > 0) std::printf("euler: final rms bits %.17e\n", r.last_rms);
-  if (args.verbose()) {
-    example::print_memory(world, "euler", "after set-up", r.settled_bytes, layout.owned_count());
-    if (rank == 0) {
-      std::printf("euler: rank 0 face set: %lld faces, flux window %lld faces\n",
-                  static_cast<long long>(layout.faces().size()),
-                  static_cast<long long>(layout.faces().flux_window()));
-    }
-  }
+  finish(s, layout, r, writer, pressure, args.verbose());
   return 0;
 }
 
