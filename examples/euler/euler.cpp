@@ -5,6 +5,7 @@
 // prints every rank's peak resident size and its resident size after set-up (at iteration
 // 10, or at the end of a shorter run), in MiB and bytes per owned cell. --checkpoint-every K
 // writes q every K iterations; --restart FILE|latest continues from one, on any rank count.
+// As heat and advection, it runs on funcmesh::time::driver: one Airfoil iteration a step.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include <funcmesh/comm.hpp>
 #include <funcmesh/partition/airfoil_grid.hpp>
 #include <funcmesh/partition/gmsh_reader.hpp>
+#include <funcmesh/time.hpp>
 
 #include "../common/checkpoints.hpp"
 #include "../common/memory_report.hpp"
@@ -76,11 +78,7 @@ void check_mesh(const fm::distributed_layout& layout, const settings& s) {
   fm::mpi::agree(fm::mpi::communicator(layout.comm()), failure);
 }
 
-int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
-  const MPI_Comm world = env.world().get();
-  settings s;
-  fm::app::program args("euler",
-                        "Compressible Euler flow past NACA0012 (the classic Airfoil algorithm).");
+void add_options(fm::app::program& args, settings& s) {
   args.option("i", s.i, "built-in grid: cells around the airfoil per third of the C (3I x J)");
   args.option("j", s.j, "built-in grid: cells from the wall to the far field");
   args.option("mesh", s.mesh,
@@ -102,12 +100,158 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   args.verbose_help(
       "print each rank's host, rank and GPU at start-up, and its memory at the end (peak, "
       "and at iteration 10)");
-  if (!args.parse(argc, argv, rank == 0)) return 0;
+}
+
+void check_settings(const settings& s) {
   if (s.iterations < 0) throw fm::app::usage_error("euler: --iterations must be >= 0");
   if (s.print_every < 1) throw fm::app::usage_error("euler: --print-every must be >= 1");
   if (s.form != "gather" && s.form != "scatter") {
     throw fm::app::usage_error("euler: --form '" + s.form + "' is neither gather nor scatter");
   }
+}
+
+using field = fm::dist_function<airfoil::state>;
+
+// One Airfoil iteration as the time driver's step: euler's time counts iterations (dt 1),
+// so the step from t makes iteration t + dt. u is the solver's q; the solver holds its own
+// stage (no registers) and fluxes (the driver's rhs goes unused). The rms of the second
+// update (a global sum) is computed only at the steps the driver reports.
+struct airfoil_iteration {
+  static constexpr int storage = 0;
+  airfoil::solver* solver;
+  // The resident size once set up, after iteration settled_at: the layout, the solver's
+  // fields and the first iterations' scratch (halo buffers, reduction scratch) in place.
+  int settled_at;
+  std::int64_t* settled_bytes;
+
+  template <class F>
+  double step(field&, const fm::time::rhs_function<F>&, double t, double dt,
+              fm::time::stage_storage<field>&, bool rms) const {
+    const double result = solver->iterate(rms);
+    if (t + dt == settled_at) *settled_bytes = example::resident_bytes();
+    return result;
+  }
+};
+
+// The driver's cadence for iterations first + 1 to --iterations: the rms line every
+// --print-every iterations (its progress steps), the fields at the start, every
+// --output-every iterations (with --vtk) and at the end, and a checkpoint after every
+// --checkpoint-every-th (absolute numbers: a restarted run keeps them).
+fm::time::options cadence(const settings& s, int first, bool series, std::int64_t checkpoints) {
+  return {.steps = s.iterations - first,
+          .dt = 1.0,
+          .t_start = static_cast<double>(first),
+          .first_step = first,
+          .output_every = series ? s.output.every : 0,
+          .output_initial = first == 0,
+          .checkpoint_every = checkpoints,
+          .progress_every = s.print_every};
+}
+
+// What the iterations leave for the closing lines.
+struct run_record {
+  int ran = 0;           // iterations run (after a restart: from its checkpoint)
+  double seconds = 0;    // their wall time, with the outputs and checkpoints
+  int last_printed = 0;  // the last iteration whose rms was printed (0: none)
+  double last_rms = 0;
+  std::int64_t settled_bytes = -1;
+};
+
+// The pressure, made only where it is written (a 720k-cell run saves 5.8 MB without).
+class pressure_field {
+ public:
+  explicit pressure_field(const airfoil::solver& solver) : solver_(solver) {}
+  const fm::dist_function<double>& operator()() {
+    if (!p_) p_.emplace(solver_.q().layout(), "pressure");
+    *p_ = fm::zip_with(airfoil::pressure{solver_.settings().gm1}, solver_.q());
+    return *p_;
+  }
+
+ private:
+  const airfoil::solver& solver_;
+  std::optional<fm::dist_function<double>> p_;
+};
+
+// Iterations first + 1 to --iterations on the driver's cadence, timed between barriers.
+run_record iterate(const settings& s, int first, airfoil::solver& solver,
+                   example::checkpoints& checkpoints, example::field_writer& writer,
+                   pressure_field& pressure) {
+  const MPI_Comm comm = solver.q().layout().comm();
+  const bool prints = solver.q().layout().rank() == 0;
+  run_record r{.ran = s.iterations - first};
+  const int settled_at = std::min(10, s.iterations);
+  if (settled_at == 0) r.settled_bytes = example::resident_bytes();
+  // Progress also fires after the last iteration, which prints only at a multiple.
+  auto print_rms = [&](const fm::time::step_info& step) {
+    if (step.step % s.print_every != 0 || step.step == r.last_printed) return;
+    r.last_printed = static_cast<int>(step.step);
+    r.last_rms = step.residual.value();
+    if (prints) {
+      std::printf("%d %10.5e\n", r.last_printed, r.last_rms);
+      std::fflush(stdout);
+    }
+  };
+  auto write = [&](const fm::time::step_info& step) {
+    if (writer.writes_series()) writer.write(step.t, solver.q(), pressure());
+  };
+  // The rms line before the checkpoint's, as the classic loop prints them.
+  auto checkpoint = [&](const fm::time::step_info& step) {
+    print_rms(step);
+    checkpoints.write(step, solver.q());
+  };
+  auto unused_rhs = [](const field&) { return 0.0; };
+  const fm::time::driver run(airfoil_iteration{&solver, settled_at, &r.settled_bytes},
+                             cadence(s, first, writer.writes_series(), checkpoints.every()));
+  MPI_Barrier(comm);
+  const auto start = std::chrono::steady_clock::now();
+  run(solver.q(), unused_rhs, fm::time::on_output(write), fm::time::on_checkpoint(checkpoint),
+      fm::time::on_progress(print_rms));
+  MPI_Barrier(comm);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+// The closing lines: the speed and the last rms, the pictures, the memory with --verbose.
+void finish(const settings& s, const fm::distributed_layout& layout, const run_record& r,
+            example::field_writer& writer, pressure_field& pressure, bool verbose) {
+  const MPI_Comm world = layout.comm();
+  const int rank = layout.rank();
+  if (rank == 0 && !s.output.quiet && r.ran > 0) {
+    std::printf("euler: %.3f ms per iteration, %.3g cell updates per second\n",
+                1e3 * r.seconds / r.ran,
+                2.0 * static_cast<double>(layout.global_cells()) * r.ran / r.seconds);
+    // All the digits, for ci/validate-airfoil.
+    if (r.last_printed > 0)
+      std::printf("euler: rms at iteration %d = %.12e\n", r.last_printed, r.last_rms);
+  }
+  // The pressure around the airfoil (the built-in grid's far field is 100 chords away).
+  fm::png_output_options picture;
+  if (s.mesh.empty()) picture.picture.window = {{-0.6, 1.6, -0.55, 0.55}};
+  if (writer.draws_picture()) {
+    writer.finish(pressure(), picture);
+  } else {
+    writer.finish();
+  }
+  // Every digit of the last rms: equal on any rank count with the gather form.
+  if (rank == 0 && r.last_printed > 0) std::printf("euler: final rms bits %.17e\n", r.last_rms);
+  if (verbose) {
+    example::print_memory(world, "euler", "after set-up", r.settled_bytes, layout.owned_count());
+    if (rank == 0) {
+      std::printf("euler: rank 0 face set: %lld faces, flux window %lld faces\n",
+                  static_cast<long long>(layout.faces().size()),
+                  static_cast<long long>(layout.faces().flux_window()));
+    }
+  }
+}
+
+int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
+  const MPI_Comm world = env.world().get();
+  settings s;
+  fm::app::program args("euler",
+                        "Compressible Euler flow past NACA0012 (the classic Airfoil algorithm).");
+  add_options(args, s);
+  if (!args.parse(argc, argv, rank == 0)) return 0;
+  check_settings(s);
   const fm::distributed_layout layout = load(world, s);
   check_mesh(layout, s);
   if (rank == 0 && !s.output.quiet) {
@@ -128,79 +272,10 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
     throw fm::app::usage_error("euler: the checkpoint is of iteration " + std::to_string(first) +
                                ", past --iterations " + std::to_string(s.iterations));
   }
-  MPI_Barrier(world);
-  const auto start = std::chrono::steady_clock::now();
-  // Output: the conserved variables and the pressure, every --output-every iterations.
   example::field_writer writer(s.output, "euler", layout);
-  // The pressure exists only where it is written (a 720k-cell run saves 5.8 MB without).
-  std::optional<fm::dist_function<double>> p;
-  auto pressure = [&]() -> const fm::dist_function<double>& {
-    if (!p) p.emplace(layout, "pressure");
-    *p = fm::zip_with(airfoil::pressure{solver.settings().gm1}, solver.q());
-    return *p;
-  };
-  auto write = [&](int iteration) {
-    if (writer.writes_series())
-      writer.write(static_cast<double>(iteration), solver.q(), pressure());
-  };
-  if (first == 0) write(0);
-  // The resident size once set up: the layout, the solver's fields and the first
-  // iterations' scratch (halo buffers, reduction scratch) all in place.
-  const int settled_at = std::min(10, s.iterations);
-  std::int64_t settled_bytes = settled_at == 0 ? example::resident_bytes() : -1;
-  double last_rms = 0;
-  int last_printed = 0;
-  for (int iteration = first + 1; iteration <= s.iterations; ++iteration) {
-    const bool print = iteration % s.print_every == 0;
-    const double rms = solver.iterate(print);
-    if (iteration == settled_at) settled_bytes = example::resident_bytes();
-    if (print && rank == 0) {
-      std::printf("%d %10.5e\n", iteration, rms);
-      std::fflush(stdout);
-      last_rms = rms;
-      last_printed = iteration;
-    }
-    if (s.output.every > 0 && iteration % s.output.every == 0 && iteration < s.iterations) {
-      write(iteration);
-    }
-    if (checkpoints.every() > 0 && iteration % checkpoints.every() == 0) {
-      const fm::time::step_info step{.step = iteration,
-                                     .t = static_cast<double>(iteration),
-                                     .dt = 1.0,
-                                     .last = iteration == s.iterations};
-      checkpoints.write(step, solver.q());
-    }
-  }
-  const int ran = s.iterations - first;
-  if (ran > 0) write(s.iterations);
-  MPI_Barrier(world);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (rank == 0 && !s.output.quiet && ran > 0) {
-    std::printf("euler: %.3f ms per iteration, %.3g cell updates per second\n", 1e3 * seconds / ran,
-                2.0 * static_cast<double>(layout.global_cells()) * ran / seconds);
-    // All the digits, for ci/validate-airfoil.
-    if (last_printed > 0)
-      std::printf("euler: rms at iteration %d = %.12e\n", last_printed, last_rms);
-  }
-  // The pressure around the airfoil (the built-in grid's far field is 100 chords away).
-  fm::png_output_options picture;
-  if (s.mesh.empty()) picture.picture.window = {{-0.6, 1.6, -0.55, 0.55}};
-  if (writer.draws_picture()) {
-    writer.finish(pressure(), picture);
-  } else {
-    writer.finish();
-  }
-  // Every digit of the last rms: equal on any rank count with the gather form.
-  if (rank == 0 && last_printed > 0) std::printf("euler: final rms bits %.17e\n", last_rms);
-  if (args.verbose()) {
-    example::print_memory(world, "euler", "after set-up", settled_bytes, layout.owned_count());
-    if (rank == 0) {
-      std::printf("euler: rank 0 face set: %lld faces, flux window %lld faces\n",
-                  static_cast<long long>(layout.faces().size()),
-                  static_cast<long long>(layout.faces().flux_window()));
-    }
-  }
+  pressure_field pressure(solver);
+  const run_record r = iterate(s, first, solver, checkpoints, writer, pressure);
+  finish(s, layout, r, writer, pressure, args.verbose());
   return 0;
 }
 

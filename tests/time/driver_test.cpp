@@ -1,6 +1,6 @@
-// The driver: landing exactly on t_end, callback counts, dt callbacks, residuals, the
-// errors it refuses with (naming the field or the step), user schemes with their own step,
-// and the progress printer's output.
+// The driver: landing exactly on t_end, callback counts, dt callbacks, residuals (injected,
+// or a scheme's own), the errors it refuses with (naming the field or the step), user
+// schemes with their own step, and the progress printer's output.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -199,6 +199,51 @@ TEST_P(driving, bad_options_are_refused_naming_the_field_or_step) {
         run(p.y, linear_rhs(p));
       },
       "leaves t unchanged");
+}
+
+// A scheme that computes its step's residual itself (as a pseudo-time iteration does):
+// forward Euler, with max |dt rhs(u)| from the step's own k when the driver wants it.
+struct euler_with_residual {
+  static constexpr int storage = 1;
+  std::vector<bool>* wanted;       // per step: whether the driver asked for the residual
+  std::vector<double>* residuals;  // those it returned when asked
+  template <class S, class F>
+  double step(S& u, const ft::rhs_function<F>& rhs, double t, double dt, ft::stage_storage<S>& work,
+              bool want) const {
+    S& k = work[0];
+    k = rhs(u, t);
+    u += dt * values(k);
+    wanted->push_back(want);
+    if (!want) return 0.0;  // the others skip its cost
+    residuals->push_back(dt * fm::max(fm::abs(k)));
+    return residuals->back();
+  }
+};
+
+TEST_P(driving, a_scheme_s_own_residual_reaches_the_callbacks_at_their_steps) {
+  decay p(100);
+  std::vector<bool> wanted;
+  std::vector<double> residuals, checkpointed, progressed;
+  ft::driver run(euler_with_residual{&wanted, &residuals},
+                 {.steps = 7, .dt = 0.1, .checkpoint_every = 5, .progress_every = 3});
+  run(p.y, linear_rhs(p), ft::on_checkpoint([&](const ft::step_info& s) {
+        checkpointed.push_back(s.residual.value());
+      }),
+      ft::on_progress([&](const ft::step_info& s) { progressed.push_back(s.residual.value()); }));
+  // Asked at steps 3 and 6 (progress), 5 (checkpoint) and 7 (the last) only.
+  EXPECT_EQ(wanted, (std::vector<bool>{false, false, true, false, true, true, true}));
+  ASSERT_EQ(residuals.size(), 4u);
+  EXPECT_EQ(checkpointed, (std::vector<double>{residuals[1]}));
+  EXPECT_EQ(progressed, (std::vector<double>{residuals[0], residuals[2], residuals[3]}));
+  EXPECT_GT(residuals[0], residuals[3]);  // y decays, and its change with it
+  EXPECT_GT(residuals[3], 0.0);
+  // A residual_norm besides the scheme's own would be a second residual: refused.
+  expect_refused(
+      [&] {
+        run(p.y, linear_rhs(p),
+            ft::residual_norm([](const gf& a, const gf& b) { return fm::max(fm::abs(a - b)); }));
+      },
+      "computes its own residual");
 }
 
 // A user scheme with its own step: the explicit midpoint rule, two registers.

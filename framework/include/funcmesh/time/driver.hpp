@@ -1,6 +1,7 @@
 // driver: runs a scheme from t_start to t_end (the last step clipped to land on it) or for
 // a number of steps, with a fixed dt or a dt callback, calling output / checkpoint /
-// progress callbacks at their intervals. No MPI here: global reductions come in callbacks.
+// progress callbacks at their intervals. No MPI here: global reductions come in callbacks
+// (or in a scheme that computes its own residual: residual_scheme_for in scheme.hpp).
 #pragma once
 
 #include <chrono>
@@ -76,6 +77,19 @@ void add_extra(run_hooks<S>& hooks, X& extra) {
   }
 }
 
+// One step of u by the scheme: its own residual when it computes one and it is wanted.
+template <class Scheme, class S, class R>
+std::optional<double> take_step(const Scheme& scheme, S& u, const rhs_function<R>& rhs, double t,
+                                double dt, stage_storage<S>& work, bool wanted) {
+  if constexpr (residual_scheme_for<Scheme, S, R>) {
+    const auto residual = static_cast<double>(scheme.step(u, rhs, t, dt, work, wanted));
+    if (wanted) return residual;
+  } else {
+    scheme.step(u, rhs, t, dt, work);
+  }
+  return std::nullopt;
+}
+
 inline void fire(const callback& from_options, const std::vector<callback>& given,
                  const step_info& s) {
   if (from_options) from_options(s);
@@ -113,6 +127,11 @@ class driver {
       detail::run_hooks<S> hooks;
       (detail::add_extra(hooks, extras), ...);
       validate_step_choice(options_, static_cast<bool>(hooks.dt));
+      if (residual_scheme_for<Scheme, S, R> && hooks.residual) {
+        throw time_error(
+            "funcmesh::time::driver: a residual_norm given to a scheme that computes its own "
+            "residual");
+      }
       return run(u, rhs_function<R>(rhs), hooks);
     } else {
       return run_summary{};
@@ -182,12 +201,12 @@ class driver {
         *old = values(u);
       }
 
-      scheme_.step(u, rhs, t, dt, work);
+      const std::optional<double> own = detail::take_step(scheme_, u, rhs, t, dt, work, reported);
       n = step;
       t = t_next;
 
       if (!reported) continue;
-      step_info info{n, t, dt, wall(), fraction(t, n), last, std::nullopt};
+      step_info info{n, t, dt, wall(), fraction(t, n), last, own};
       if (hooks.residual) info.residual = hooks.residual(u, *old);
       if (output) detail::fire(o.output, hooks.output, info);
       if (checkpoint) detail::fire(o.checkpoint, hooks.checkpoint, info);

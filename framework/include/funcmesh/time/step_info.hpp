@@ -16,7 +16,8 @@ struct step_info {
   double fraction = 0.0;  // how far the run is, in [0, 1] (from t_end or steps)
   bool last = false;      // the final state of the run
   // residual(u_new, u_old) of this step, when a residual was injected (and a callback
-  // fires at this step: it costs a copy of u, made only then).
+  // fires at this step: it costs a copy of u, made only then), or the one the scheme
+  // computed itself (residual_scheme_for).
   std::optional<double> residual{};
 };
 
