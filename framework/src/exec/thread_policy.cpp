@@ -1,11 +1,11 @@
-// The auto-threading settings (process-wide atomics, resolved from the environment at first
+// The auto-threading settings (process-wide atomics, resolved from funcmesh::settings at first
 // use), the per-thread record of the last loop, and PDL's choice of the dimension to split.
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 
 #include <atomic>
 #include <charconv>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <system_error>
@@ -90,11 +90,10 @@ void record_actual_threads(int threads, int split_dimension) noexcept {
 
 int threads_target() {
   return resolve(target_setting, [] {
-    const auto env =
-        detail::parse_count("FUNCMESH_THREADS_TARGET", std::getenv("FUNCMESH_THREADS_TARGET"),
-                            std::numeric_limits<int>::max());
-    if (env) return static_cast<int>(*env);
-    return detail::default_threads_target(std::getenv("OMP_NUM_THREADS"));
+    const settings& chosen = settings::get();
+    if (const std::optional<int> target = chosen.threads_target.value()) return *target;
+    const std::optional<std::string>& omp = chosen.omp_num_threads.value();
+    return detail::default_threads_target(omp ? omp->c_str() : nullptr);
   });
 }
 
@@ -104,12 +103,7 @@ void set_threads_target(int n) {
 }
 
 index_t parallel_min_size() {
-  return resolve(min_size_setting, [] {
-    const auto env =
-        detail::parse_count("FUNCMESH_PARALLEL_MIN_SIZE", std::getenv("FUNCMESH_PARALLEL_MIN_SIZE"),
-                            std::numeric_limits<index_t>::max());
-    return env ? *env : default_parallel_min_size;
-  });
+  return resolve(min_size_setting, [] { return settings::get().parallel_min_size.value(); });
 }
 
 void set_parallel_min_size(index_t n) {
