@@ -25,6 +25,7 @@
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/comm/halo_progress.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/framework.hpp>
 #include <funcmesh/func/function.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
@@ -541,10 +542,7 @@ int main(int argc, char** argv) {
     MPI_Comm_size(world, &size);
     shape.ranks = size;
     // One thread per rank unless asked otherwise: the ranks of a node share its cores.
-    if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
-        std::getenv("OMP_NUM_THREADS") == nullptr) {
-      fm::exec::set_threads_target(1);
-    }
+    if (!fm::settings::get().threads_chosen()) fm::exec::set_threads_target(1);
     if (rank == 0) {
       std::printf(
           "halo benchmark: %d ranks, %d threads per rank; times are medians, each\n"

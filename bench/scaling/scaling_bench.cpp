@@ -18,6 +18,7 @@
 #include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
 #include <funcmesh/comm/app_run.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 
 #include "../common/mpi_timing.hpp"
@@ -225,10 +226,7 @@ int main(int argc, char** argv) {
     if (!parse(argc, argv, rank == 0, s)) return 0;
     const MPI_Comm world = env.world().get();
     // One thread per rank unless asked otherwise: the model's time per cell is one core's.
-    if (std::getenv("FUNCMESH_THREADS_TARGET") == nullptr &&
-        std::getenv("OMP_NUM_THREADS") == nullptr) {
-      fm::exec::set_threads_target(1);
-    }
+    if (!fm::settings::get().threads_chosen()) fm::exec::set_threads_target(1);
     if (s.measure) {
       scaling::measure(world, {s.families, s.cells_per_part, s.link_rate, s.net});
       return 0;

@@ -8,10 +8,10 @@
 #include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
-#include <funcmesh/comm/halo_progress.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/profile_report.hpp>
 #include <funcmesh/comm/thread_share.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/exec/executor.hpp>
 
 #include "mpi_leaks_ignored.hpp"
@@ -33,6 +33,19 @@ std::string rank_text() {
   if (mpi_running() && MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS)
     return std::to_string(rank);
   return "?";
+}
+
+// Every rank reads and checks every setting before anything uses one: a bad value (say
+// FUNCMESH_HALO_PROGRESS_CHUNKS=0x) is one agreed error at start-up, not a throw inside
+// some rank's first loop. Each rank checks its own environment: one rank's bad value fails all.
+void check_settings(const communicator& world) {
+  std::exception_ptr failure;
+  try {
+    settings::load();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree(world, failure);
 }
 
 }  // namespace
@@ -91,6 +104,7 @@ environment::environment(int& argc, char**& argv, int required) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   set_executor_notes(rank == 0);
   try {
+    check_settings(communicator::world());
     start_up(rank, verbose_requested(argc, argv));
   } catch (const collective_error& failure) {
     if (rank == 0) {
@@ -118,15 +132,14 @@ void environment::start_up(int rank, bool verbose) {
   std::exception_ptr failure;
   bool device_memory_to_mpi = false;
   try {
-    // Read here, so that a bad FUNCMESH_HALO_PROGRESS_CHUNKS is one collective error at
-    // start-up rather than a throw inside some rank's first overlapped assignment.
-    halo_progress_chunks();
+    // Decided here, once: MPI's answer about device memory cannot fail on one rank later.
     device_memory_to_mpi = gpu_aware();
   } catch (...) {
     failure = std::current_exception();
   }
   agree(world, failure);
   if (!verbose) return;
+  if (rank == 0) settings::get().print();
   print_bindings(world, gpu_);
   if (rank == 0) {
     std::fprintf(stderr, "funcmesh: CUDA-aware MPI: %s\n",
@@ -140,8 +153,8 @@ bool verbose_requested(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     if (argv[k] != nullptr && std::string_view(argv[k]) == "--verbose") return true;
   }
-  const char* setting = std::getenv("FUNCMESH_VERBOSE");
-  return setting != nullptr && std::string_view(setting) == "1";
+  // Checked at start-up (settings::load) before this is asked; elsewhere a bad value throws.
+  return settings::get().verbose.value();
 }
 
 environment::~environment() {

@@ -1,6 +1,5 @@
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -11,6 +10,7 @@
 
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/core/settings.hpp>
 
 namespace funcmesh::mpi {
 
@@ -49,18 +49,15 @@ bool runtime_cuda_support() {
 namespace detail {
 
 bool decide_gpu_aware(const char* setting, bool built_with_support, bool runtime_support) {
-  if (setting != nullptr) {
-    const std::string_view text(setting);
-    if (text == "0") return false;
-    if (text != "1") {
-      throw error(rank_prefix() + "FUNCMESH_GPU_AWARE_MPI='" + std::string(text) +
-                  "': expected 0 (stage device data through the host) or 1 (send device "
-                  "memory when MPI supports it)");
-    }
-  }
+  // The settings table's parser, on this text alone.
+  const settings parsed = settings::read([&](const char* name) {
+    return std::string_view(name) == "FUNCMESH_GPU_AWARE_MPI" ? setting : nullptr;
+  });
+  const funcmesh::setting<bool>& wanted = parsed.gpu_aware_mpi;
+  if (!wanted.accepted()) throw error(rank_prefix() + wanted.problem());
   // Asking for it is not enough: an MPI without support would read device pointers as host
   // memory and crash.
-  return built_with_support && runtime_support;
+  return wanted.value() && built_with_support && runtime_support;
 }
 
 }  // namespace detail
@@ -69,8 +66,8 @@ bool gpu_aware() {
   // Thread-safe and decided once; a throw (a bad setting) leaves it undecided, to throw
   // again at the next call: the MPI environment and every halo plan's construction ask
   // first, inside their agreed checks, so no exchange ever throws here alone.
-  static const bool answer = detail::decide_gpu_aware(
-      std::getenv("FUNCMESH_GPU_AWARE_MPI"), built_with_cuda_support(), runtime_cuda_support());
+  static const bool answer =
+      settings::get().gpu_aware_mpi.value() && built_with_cuda_support() && runtime_cuda_support();
   return answer;
 }
 

@@ -1,9 +1,7 @@
 // Rank -> GPU binding, decided at run time so that comm needs no device compiler.
 #include <funcmesh/comm/gpu_binding.hpp>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -11,6 +9,7 @@
 #include <mpi.h>
 
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/exec/executor.hpp>
 
 namespace funcmesh::mpi {
@@ -25,22 +24,19 @@ int choose_gpu(int local_rank, int visible_devices) {
 }
 
 std::optional<int> parse_gpu_override(const char* value) {
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  const auto bad = [&] {
-    return error(rank_prefix() + "FUNCMESH_GPU=\"" + std::string(value) +
-                 "\" is not a device index (an integer >= 0)");
-  };
-  char* end = nullptr;
-  errno = 0;
-  const long parsed = std::strtol(value, &end, 10);
-  // strtol skips leading spaces and accepts a sign; neither belongs in a device index.
-  if (value[0] < '0' || value[0] > '9' || *end != '\0' || errno == ERANGE || parsed > 1'000'000)
-    throw bad();
-  return static_cast<int>(parsed);
+  // The settings table's parser, on this text alone.
+  const settings alone = settings::read(
+      [&](const char* name) { return std::string_view(name) == "FUNCMESH_GPU" ? value : nullptr; });
+  const setting<std::optional<int>>& parsed = alone.gpu;
+  if (!parsed.accepted()) throw error(rank_prefix() + parsed.problem());
+  return parsed.value();
 }
 
 std::optional<int> gpu_for_rank(int local_rank, int visible_devices, const char* override_text) {
-  const std::optional<int> requested = parse_gpu_override(override_text);
+  return gpu_for_rank(local_rank, visible_devices, parse_gpu_override(override_text));
+}
+
+std::optional<int> gpu_for_rank(int local_rank, int visible_devices, std::optional<int> requested) {
   if (visible_devices <= 0) return std::nullopt;
   if (requested && *requested >= visible_devices)
     throw error(rank_prefix() + "FUNCMESH_GPU=" + std::to_string(*requested) + " but only " +
@@ -54,7 +50,7 @@ std::optional<int> bound_device(const communicator& comm) {
   std::optional<int> device;
   std::exception_ptr failure;
   try {
-    device = gpu_for_rank(local, visible_gpu_count(), std::getenv("FUNCMESH_GPU"));
+    device = gpu_for_rank(local, visible_gpu_count(), settings::get().gpu.value());
   } catch (...) {
     failure = std::current_exception();
   }

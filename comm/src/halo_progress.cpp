@@ -1,31 +1,21 @@
 // The chunk setting of the overlapped interior loop and the progress call between chunks.
 #include <funcmesh/comm/halo_progress.hpp>
 
+#include <algorithm>
 #include <atomic>
-#include <cstdlib>
-#include <limits>
 #include <string>
 
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/core/error.hpp>
-#include <funcmesh/exec/thread_policy.hpp>
+#include <funcmesh/core/settings.hpp>
 
 namespace funcmesh {
 
 namespace {
-std::atomic<int> chunk_setting{0};  // 0: not read from the environment yet
+std::atomic<int> chunk_setting{0};  // 0: not taken from funcmesh::settings yet
 
-int chunks_from_environment() {
-  const char* name = "FUNCMESH_HALO_PROGRESS_CHUNKS";
-  const auto value =
-      exec::detail::parse_count(name, std::getenv(name), std::numeric_limits<int>::max());
-  if (!value) return default_halo_progress_chunks;
-  if (*value < 1) {
-    throw error(std::string(name) + "=0: must be at least 1 (1: no progress calls)");
-  }
-  return static_cast<int>(*value);
-}
+int chunks_from_environment() { return settings::get().halo_progress_chunks.value(); }
 }  // namespace
 
 int halo_progress_chunks() {

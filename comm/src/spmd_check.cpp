@@ -1,34 +1,19 @@
-// The SPMD check's switch: FUNCMESH_CHECK_SPMD, or the build type's default.
+// The SPMD check's switch: FUNCMESH_CHECK_SPMD (funcmesh::settings), or the build type's
+// default.
 #include <funcmesh/comm/spmd_check.hpp>
 
 #include <atomic>
-#include <cstdlib>
-#include <string>
 
-#include <funcmesh/core/error.hpp>
+#include <funcmesh/core/settings.hpp>
 
 namespace funcmesh {
 
 namespace {
 
-#ifdef NDEBUG
-constexpr bool debug_build = false;
-#else
-constexpr bool debug_build = true;
-#endif
-
 // -1: not read yet; 0 or 1 once known.
 std::atomic<int> check_state{-1};
 
-int from_environment() {
-  const char* text = std::getenv("FUNCMESH_CHECK_SPMD");
-  if (text == nullptr) return debug_build ? 1 : 0;
-  const std::string value = text;
-  if (value == "1") return 1;
-  if (value == "0") return 0;
-  throw error("funcmesh::check_spmd: FUNCMESH_CHECK_SPMD='" + value +
-              "' (use 1 to check, 0 not to)");
-}
+int from_environment() { return settings::get().check_spmd.value() ? 1 : 0; }
 
 }  // namespace
 

@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <vector>
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 
 namespace funcmesh::mpi {
@@ -56,10 +56,7 @@ thread_share decided;
 
 }  // namespace
 
-bool threads_variables_set() {
-  return std::getenv("OMP_NUM_THREADS") != nullptr ||
-         std::getenv("FUNCMESH_THREADS_TARGET") != nullptr;
-}
+bool threads_variables_set() { return settings::get().threads_chosen(); }
 
 thread_share share_node_cores(MPI_Comm comm, bool threads_variables_set) {
   const communicator node = communicator(comm).split_shared();

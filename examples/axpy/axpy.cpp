@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <funcmesh/app.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/framework.hpp>
 
 namespace fm = funcmesh;
@@ -31,7 +32,9 @@ struct options {
 
 // Strict parsing: a typo must not silently become a default. Exit 2 on a bad command line.
 bool parse(int argc, char** argv, options& chosen, int& status) {
-  if (const char* env = std::getenv("FUNCMESH_EXECUTOR")) chosen.executor = env;
+  if (const auto& env = fm::settings::get().executor; env.from_environment()) {
+    chosen.executor = env.text();  // checked by parse_or_exit_code (settings::load)
+  }
   fm::app::program args("axpy",
                         "Runs y += a*x and z = a*x + b*y[ind] (ind a random permutation) as "
                         "funcmesh expressions, in the functional style (fmap/apply) and as "

@@ -18,6 +18,7 @@
 #include <funcmesh/comm/environment.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
 #include <funcmesh/config.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/exec/executor.hpp>
 
 namespace funcmesh::testing {
@@ -205,6 +206,7 @@ TEST(gpu_binding, a_bad_funcmesh_gpu_on_one_rank_fails_every_rank) {
   const char* saved = std::getenv("FUNCMESH_GPU");
   const std::string restore = saved ? saved : "";
   if (world.rank() == last) setenv("FUNCMESH_GPU", "first", 1);
+  funcmesh::detail::reload_settings();  // read once, at start-up: read again after the setenv
   try {
     mpi::bound_device(world);
     ADD_FAILURE() << "rank " << world.rank() << " did not throw";
@@ -216,6 +218,7 @@ TEST(gpu_binding, a_bad_funcmesh_gpu_on_one_rank_fails_every_rank) {
     setenv("FUNCMESH_GPU", restore.c_str(), 1);
   else
     unsetenv("FUNCMESH_GPU");
+  funcmesh::detail::reload_settings();
 }
 
 // The README's `mpirun -np 8 --map-by ppr:4:node` on nodes of 4 GPUs: each node's ranks

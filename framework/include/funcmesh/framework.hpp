@@ -6,6 +6,7 @@
 #include <funcmesh/core/device_macros.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/core/index.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/exec/executor.hpp>

@@ -4,15 +4,19 @@
 #include <cstdio>
 #include <limits>
 
+#include <funcmesh/core/settings.hpp>
+
 namespace funcmesh::app {
 
 program::program(std::string name, std::string summary)
     : name_(std::move(name)), app_(std::move(summary), name_) {
   app_.option_defaults()->always_capture_default();
   app_.get_formatter()->column_width(32);
-  // Read by the MPI environment at start-up too (every rank's host and GPU).
-  verbose_option_ = app_.add_flag("--verbose", verbose_,
-                                  "print more (under MPI: each rank's host, rank and GPU)");
+  // Read by the MPI environment at start-up too (the settings, every rank's host and GPU).
+  verbose_option_ = app_.add_flag(
+      "--verbose", verbose_,
+      "print more: the settings in force (docs/settings.md); under MPI, each rank's host, "
+      "rank and GPU");
 }
 
 CLI::Option* program::flag(const std::string& name, bool& target, const std::string& help) {
@@ -103,12 +107,20 @@ bool program::parse(int argc, const char* const* argv, bool print) {
 
 std::optional<int> program::parse_or_exit_code(int argc, const char* const* argv) {
   try {
-    if (parse(argc, argv)) return std::nullopt;
-    return 0;
+    if (!parse(argc, argv)) return 0;
   } catch (const usage_error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
+  // What mpi::environment does under MPI: every setting checked before the program starts.
+  try {
+    settings::load();
+  } catch (const error& e) {
+    std::fprintf(stderr, "%s: %s\n", name_.c_str(), e.what());
+    return 1;
+  }
+  if (verbose_ || settings::get().verbose.value()) settings::get().print();
+  return std::nullopt;
 }
 
 }  // namespace funcmesh::app

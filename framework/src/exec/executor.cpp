@@ -3,12 +3,12 @@
 #include <atomic>
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <optional>
 
 #include <funcmesh/config.hpp>
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/memory/simulated_device.hpp>
@@ -132,13 +132,7 @@ void bind_rank_device(int device) {
   if (process_default) process_default->resolved[0] = process_default->resolved[1] = std::nullopt;
 }
 
-bool gpu_required() {
-  const char* text = std::getenv("FUNCMESH_REQUIRE_GPU");
-  if (text == nullptr || *text == '\0' || std::string_view(text) == "0") return false;
-  if (std::string_view(text) == "1") return true;
-  throw device_error("funcmesh::gpu_required: FUNCMESH_REQUIRE_GPU='" + std::string(text) +
-                     "': expected 1 (fail where no GPU is visible) or 0");
-}
+bool gpu_required() { return settings::get().require_gpu.value(); }
 
 namespace detail {
 
@@ -175,9 +169,9 @@ executor default_executor_for(bool launches_kernels) {
   if (thread_override) return *thread_override;
   std::lock_guard lock(default_mutex);
   if (!process_default) {
-    const char* text = std::getenv("FUNCMESH_EXECUTOR");
+    const std::string& text = settings::get().executor.value();  // its own error names it
     try {
-      process_default = choice_from_text(text ? text : "auto", launches_kernels);
+      process_default = choice_from_text(text, launches_kernels);
     } catch (const device_error& failure) {
       throw device_error(std::string("FUNCMESH_EXECUTOR: ") + failure.what());
     }

@@ -1,11 +1,11 @@
-// The auto-threading settings (process-wide atomics, resolved from the environment at first
+// The auto-threading settings (process-wide atomics, resolved from funcmesh::settings at first
 // use), the per-thread record of the last loop, and PDL's choice of the dimension to split.
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 
 #include <atomic>
 #include <charconv>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <system_error>
@@ -34,34 +34,9 @@ T resolve(std::atomic<T>& setting, const Compute& compute) {
   return value;  // someone else resolved or set it first
 }
 
-std::string quoted(std::string_view name, std::string_view text) {
-  std::string out(name);
-  out += "='";
-  out += text;
-  out += '\'';
-  return out;
-}
-
 }  // namespace
 
 namespace detail {
-
-std::optional<index_t> parse_count(std::string_view name, const char* text, index_t max) {
-  if (text == nullptr) return std::nullopt;
-  const std::string_view s(text);
-  // from_chars alone would accept a leading '-'; only plain digits are a count.
-  const bool digits_first = !s.empty() && s.front() >= '0' && s.front() <= '9';
-  index_t value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (!digits_first || (ec != std::errc{} && ec != std::errc::result_out_of_range) ||
-      end != s.data() + s.size()) {
-    throw error(quoted(name, s) + " is not a non-negative integer");
-  }
-  if (ec == std::errc::result_out_of_range || value > max) {
-    throw error(quoted(name, s) + " is too large (at most " + std::to_string(max) + ")");
-  }
-  return value;
-}
 
 int default_threads_target(const char* omp_num_threads) {
   if (omp_num_threads != nullptr) {
@@ -90,11 +65,10 @@ void record_actual_threads(int threads, int split_dimension) noexcept {
 
 int threads_target() {
   return resolve(target_setting, [] {
-    const auto env =
-        detail::parse_count("FUNCMESH_THREADS_TARGET", std::getenv("FUNCMESH_THREADS_TARGET"),
-                            std::numeric_limits<int>::max());
-    if (env) return static_cast<int>(*env);
-    return detail::default_threads_target(std::getenv("OMP_NUM_THREADS"));
+    const settings& chosen = settings::get();
+    if (const std::optional<int> target = chosen.threads_target.value()) return *target;
+    const std::optional<std::string>& omp = chosen.omp_num_threads.value();
+    return detail::default_threads_target(omp ? omp->c_str() : nullptr);
   });
 }
 
@@ -104,12 +78,7 @@ void set_threads_target(int n) {
 }
 
 index_t parallel_min_size() {
-  return resolve(min_size_setting, [] {
-    const auto env =
-        detail::parse_count("FUNCMESH_PARALLEL_MIN_SIZE", std::getenv("FUNCMESH_PARALLEL_MIN_SIZE"),
-                            std::numeric_limits<index_t>::max());
-    return env ? *env : default_parallel_min_size;
-  });
+  return resolve(min_size_setting, [] { return settings::get().parallel_min_size.value(); });
 }
 
 void set_parallel_min_size(index_t n) {

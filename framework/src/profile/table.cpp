@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string_view>
 
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/profile/nvtx.hpp>
 
 #include "nvtx_ranges.hpp"
@@ -213,16 +214,19 @@ std::vector<table_entry> decode_entries(std::string_view in) {
 namespace detail {
 
 void start_from_environment() {
-  const char* setting = std::getenv("FUNCMESH_PROFILE");
-  const std::string_view mode = setting != nullptr ? setting : "";
-  if (mode.empty() || mode == "0") return;
-  if (mode == "1") {
+  const setting<profile_mode>& chosen = settings::get().profile;
+  if (!chosen.accepted()) {
+    std::fprintf(stderr, "funcmesh: %s\n", chosen.problem().c_str());
+    return;
+  }
+  const profile_mode mode = chosen.value();
+  if (mode == profile_mode::table) {
     table_state& t = the_table();
     t.requested.store(true);
     set_hooks(table_hooks());
     // Registered after the table exists: it is never destroyed before the report.
     std::atexit(report_at_exit);
-  } else if (mode == "nvtx") {
+  } else if (mode == profile_mode::nvtx) {
     if (nvtx_available()) {
       set_hooks(nvtx_hooks());
     } else {
@@ -231,10 +235,6 @@ void start_from_environment() {
           "profiling stays off\n",
           stderr);
     }
-  } else {
-    std::fprintf(stderr,
-                 "funcmesh: FUNCMESH_PROFILE='%s' is not 0, 1 or nvtx; profiling stays off\n",
-                 setting);
   }
 }
 

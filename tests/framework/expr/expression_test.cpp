@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include <funcmesh/core/settings.hpp>
 #include <funcmesh/memory/memory_error.hpp>
 #include "../../common/executor_params.hpp"
 #include "expression_cases.hpp"
@@ -92,11 +93,15 @@ TEST(executor, the_default_is_chosen_per_translation_unit) {
 TEST(executor, require_gpu_accepts_only_0_and_1) {
   const char* saved = std::getenv("FUNCMESH_REQUIRE_GPU");
   const std::string restore = saved ? saved : "";
+  // The settings are read once: each setenv here is followed by a reread.
   setenv("FUNCMESH_REQUIRE_GPU", "yes", 1);
+  fm::detail::reload_settings();
   EXPECT_THROW((void)fm::gpu_required(), fm::device_error);
   setenv("FUNCMESH_REQUIRE_GPU", "0", 1);
+  fm::detail::reload_settings();
   EXPECT_FALSE(fm::gpu_required());
   setenv("FUNCMESH_REQUIRE_GPU", "1", 1);
+  fm::detail::reload_settings();
   EXPECT_TRUE(fm::gpu_required());
   if (fm::available_executors<fm::exec::nvcc_compiler>().back().kind() != fm::executor_kind::cuda) {
     try {
@@ -111,6 +116,7 @@ TEST(executor, require_gpu_accepts_only_0_and_1) {
     setenv("FUNCMESH_REQUIRE_GPU", restore.c_str(), 1);
   else
     unsetenv("FUNCMESH_REQUIRE_GPU");
+  fm::detail::reload_settings();
 }
 
 TEST(executor, parses_names_and_refuses_nonsense) {

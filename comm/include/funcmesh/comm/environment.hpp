@@ -24,14 +24,16 @@ class environment {
   // when MPI provides less than `required`. Sets MPI_ERRORS_RETURN on MPI_COMM_WORLD
   // and installs the abort-on-terminate handler (the previous one is restored later).
   // Then, collectively:
+  //  - reads and checks every setting (funcmesh::settings::load: the FUNCMESH_* variables,
+  //    docs/settings.md) on every rank, so a bad value is one agreed error;
   //  - divides each node's cores among its ranks (thread_share.hpp): without
   //    OMP_NUM_THREADS or FUNCMESH_THREADS_TARGET, each rank's thread target becomes its
   //    share; rank 0 prints one line to stderr when ranks x threads oversubscribe;
   //  - binds each rank to its GPU (gpu_binding.hpp: local rank modulo the visible GPUs, or
   //    FUNCMESH_GPU), so that "cuda" means the rank's own device;
   //  - decides whether MPI takes device memory (gpu_aware_mpi.hpp);
-  //  - with --verbose among the arguments (or FUNCMESH_VERBOSE=1), rank 0 prints every
-  //    rank's host, rank and GPU.
+  //  - with --verbose among the arguments (or FUNCMESH_VERBOSE=1), rank 0 prints the
+  //    settings in force and every rank's host, rank and GPU.
   // Executor notes are left to rank 0. A failure of these steps is agreed: rank 0 prints
   // it, MPI is finalized (when this environment started it) and start_error is thrown on
   // every rank.

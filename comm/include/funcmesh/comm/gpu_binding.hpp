@@ -21,6 +21,8 @@ std::optional<int> parse_gpu_override(const char* value);
 // FUNCMESH_GPU's device (override_text; checked against the visible ones) or
 // local_rank % visible. Throws funcmesh::error naming the variable.
 std::optional<int> gpu_for_rank(int local_rank, int visible_devices, const char* override_text);
+// The same with FUNCMESH_GPU already parsed (funcmesh::settings::gpu).
+std::optional<int> gpu_for_rank(int local_rank, int visible_devices, std::optional<int> requested);
 
 // The device this rank uses by that rule (nullopt when this build has no CUDA or no GPU
 // is visible). Collective on `comm` (it splits by node and agrees on errors, so a bad

@@ -74,7 +74,9 @@ class program {
   // CLI11 refuses (an unknown option, a missing or unconvertible value, a failed check).
   bool parse(int argc, const char* const* argv, bool print = true);
   // parse() for a program without MPI: nullopt to go on, else the exit code to return
-  // from main: 0 after --help (printed), 2 after a mistake (its line on stderr).
+  // from main: 0 after --help (printed), 2 after a mistake (its line on stderr), 1 after
+  // a refused FUNCMESH_* value (settings::load; its line on stderr). With --verbose (or
+  // FUNCMESH_VERBOSE=1) it prints the settings in force (settings::print).
   std::optional<int> parse_or_exit_code(int argc, const char* const* argv);
   bool verbose() const { return verbose_; }
   // --help's text.

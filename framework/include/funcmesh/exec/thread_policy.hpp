@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <funcmesh/core/index.hpp>
+#include <funcmesh/core/settings.hpp>
 
 namespace funcmesh::exec {
 
@@ -17,7 +18,7 @@ namespace funcmesh::exec {
 // call; see loop_shape.hpp), so y = x + 1 (2 units) splits from 32768 elements and
 // y = sin(x) * cos(x) (34 units) from about 1900. Chosen from bench/autothread, where
 // splitting y = x + 1 on 2 threads starts to pay between 16000 and 64000 elements.
-inline constexpr index_t default_parallel_min_size = 65536;
+inline constexpr index_t default_parallel_min_size = funcmesh::default_parallel_min_size;
 
 // Threads a parallel loop aims for; 0 or 1 never splits. The default is the first entry of
 // OMP_NUM_THREADS when valid, else the online CPUs; FUNCMESH_THREADS_TARGET overrides it.
@@ -43,10 +44,8 @@ namespace detail {
 // Called with threads <= 1 it records "not split" whatever the dimension.
 void record_actual_threads(int threads, int split_dimension = 0) noexcept;
 
-// The value of environment variable `name` as a count: nullopt when text is null (unset);
-// throws funcmesh::error naming the variable and value when text is not a plain decimal
-// non-negative integer (signs, spaces, trailing junk, empty) or exceeds max.
-std::optional<index_t> parse_count(std::string_view name, const char* text, index_t max);
+// The count parser of the settings (core/settings.hpp), by its old name.
+using funcmesh::detail::parse_count;
 
 // The target used when FUNCMESH_THREADS_TARGET is unset: the first entry of omp_num_threads
 // (OMP_NUM_THREADS' syntax: a positive integer, optionally followed by ",...") when valid,
