@@ -12,6 +12,7 @@
 
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/core/settings.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::testing {
 namespace {
