@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,30 @@ TEST(dist_function, proxy_and_face_reads_exchange_a_dirty_halo_once) {
   EXPECT_EQ(s.w.exchange_count(), 1u);
   EXPECT_THROW(s.u = fm::sum_over_faces(s.layout, flux{}, s.u, fm::on_other_groups(closed{})),
                fm::aliasing_error);
+}
+
+// One assignment checks and binds its expression once per loop, not once per chunk: the
+// owned-interior cells, run in chunks while the halo round progresses, share one bound
+// loop; the cells next to the halo are the second (after the halo arrived). Was one bind per
+// chunk, and each bind of an antisymmetric face sum allocated its flux windows anew.
+TEST(dist_function, an_assignment_binds_once_for_all_the_chunks_of_its_round) {
+  const int chunks_before = fm::halo_progress_chunks();
+  fm::set_halo_progress_chunks(8);
+  const fm::distributed_layout layout =
+      fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(256, 256); });
+  const fm::index_t chunks = fm::detail::progress_chunk_count(layout.interior_count());
+  ASSERT_GE(chunks, 3) << "the interior must be cut into chunks for this test to mean anything";
+  fm::dist_function<double> u(layout, "u"), out(layout, "out");
+  u = fm::index() * 0.5;  // written: its halo is dirty
+  std::uint64_t before = fm::detail::loop_binds();
+  out = fm::sum_over_faces(layout, fm::antisymmetric(flux{}), u, fm::on_other_groups(closed{}));
+  EXPECT_EQ(fm::detail::loop_binds() - before, 2u) << chunks << " chunks";
+  EXPECT_EQ(u.exchange_count(), 1u);
+  // Clean halos: one loop over the owned cells, one bind.
+  before = fm::detail::loop_binds();
+  out = fm::sum_over_faces(layout, flux{}, u, fm::on_other_groups(closed{}));
+  EXPECT_EQ(fm::detail::loop_binds() - before, 1u);
+  fm::set_halo_progress_chunks(chunks_before);
 }
 
 // Eight distributed inputs of one face sum, seven of them dirty: one round for the dirty

@@ -1,5 +1,7 @@
 #include <funcmesh/expr/assign.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 namespace funcmesh::detail {
@@ -20,5 +22,13 @@ void check_read_size(const grid_read& read, index_t needed, const grid_function_
               read.describe() + " at indices up to " + std::to_string(needed - 1) +
               ", but it has only " + std::to_string(read.total_size) + " values");
 }
+
+namespace {
+// Relaxed: a count for tests, not a synchronisation.
+std::atomic<std::uint64_t> binds{0};
+}  // namespace
+
+std::uint64_t loop_binds() noexcept { return binds.load(std::memory_order_relaxed); }
+void count_loop_bind() noexcept { binds.fetch_add(1, std::memory_order_relaxed); }
 
 }  // namespace funcmesh::detail

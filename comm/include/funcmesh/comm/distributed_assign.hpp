@@ -50,27 +50,29 @@ void check_target_sizes(const distributed_layout& layout, const grid_function_ba
 // Throws unless the distributed target `s` (if it is one) is on `layout`.
 void check_target_layout(const distributed_layout& layout, const halo_state* target);
 
-// Steps 4-5, after keep_dirty: with no dirty halo among `reads`, loop(owned()) alone, no
-// message. Otherwise the round is begun, loop(range(0, interior)) overlaps it (in chunks,
-// the round let progress between them: halo_progress.hpp), the round is ended (also when
-// that loop throws: the peers' messages still arrive, and the loop's failure is the one
-// reported), then loop(range(interior, owned)).
+// Steps 4-5, after keep_dirty: with no dirty halo among `reads`, loop(owned(), whole) alone,
+// no message. Otherwise the round is begun, loop(range(0, interior), chunks) overlaps it
+// (one bound loop run in chunks, the round let progress between them: halo_progress.hpp),
+// the round is ended (also when that loop throws: the peers' messages still arrive, and
+// the loop's failure is the one reported), then loop(range(interior, owned), whole).
+// loop(over, pieces) runs over `over`, pieces(range, piece) calling piece(sub) per piece.
 template <class Loop>
-void around_halo_round(const distributed_layout& layout, const halo_reads& reads,
-                       const executor& on, const Loop& loop) {
+void halo_round_in_pieces(const distributed_layout& layout, const halo_reads& reads,
+                          const executor& on, const Loop& loop) {
   if (reads.empty()) {
-    loop(iteration_space::owned());
+    loop(iteration_space::owned(), whole_range{});
     return;
   }
   begin_round(layout, reads, on);
   try {
     const index_t interior = layout.interior_count();
     const index_t chunks = progress_chunk_count(interior);
-    for (index_t k = 0; k < chunks; ++k) {
-      if (k > 0) progress_round(layout);
-      loop(iteration_space::range(chunk_begin(interior, chunks, k),
-                                  chunk_begin(interior, chunks, k + 1)));
-    }
+    loop(iteration_space::range(0, interior), [&](index_range, const auto& piece) {
+      for (index_t k = 0; k < chunks; ++k) {
+        if (k > 0) progress_round(layout);
+        piece(index_range{chunk_begin(interior, chunks, k), chunk_begin(interior, chunks, k + 1)});
+      }
+    });
   } catch (...) {
     try {
       end_round(layout, reads, on);
@@ -79,7 +81,21 @@ void around_halo_round(const distributed_layout& layout, const halo_reads& reads
     throw;
   }
   end_round(layout, reads, on);
-  loop(iteration_space::range(layout.interior_count(), layout.owned_count()));
+  loop(iteration_space::range(layout.interior_count(), layout.owned_count()), whole_range{});
+}
+
+// The same for a loop(over) that binds per call (paged assignments bind page by page).
+template <class Loop>
+void around_halo_round(const distributed_layout& layout, const halo_reads& reads,
+                       const executor& on, const Loop& loop) {
+  halo_round_in_pieces(layout, reads, on, [&](const iteration_space& over, const auto& pieces) {
+    if (over.what() == iteration_space::kind::owned) {
+      loop(over);
+      return;
+    }
+    pieces(over.resolve_unbounded(),
+           [&](index_range piece) { loop(iteration_space::range(piece)); });
+  });
 }
 
 // Step 2: visits every statement's expression once: refuses a target read through a
@@ -118,8 +134,9 @@ void run_distributed(const run_options& options, const distributed_layout& layou
   }
   keep_dirty(layout, reads, "funcmesh: a distributed assignment", failure, true);
   const executor on = options.on.value_or(default_executor<Compiler>());
-  around_halo_round(layout, reads, on, [&](const iteration_space& over) {
-    run<Compiler>(run_options{.on = on, .over = over}, statements...);
+  // One bound loop per piece of the round: the chunks of the interior share one.
+  halo_round_in_pieces(layout, reads, on, [&](const iteration_space& over, const auto& pieces) {
+    run_in_pieces<Compiler>(run_options{.on = on, .over = over}, pieces, statements...);
   });
 }
 

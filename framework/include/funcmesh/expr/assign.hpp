@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -193,12 +194,30 @@ auto make_fused_body(binder& b, const Targets& targets, std::index_sequence<I...
 
 }  // namespace detail
 
-// Runs the statements in one loop on options.on (the default executor when empty) over
-// options.over, resolved against the first statement's target. Every target must have the
-// same sizes. Returns when the values are written. (Statements on distributed functions
-// have their own run in the comm layer, which exchanges halos around this one.)
-template <class Compiler = exec::this_compiler, class... S>
-requires(is_statement_v<S>&&...) void run(const run_options& options, const S&... statements) {
+namespace detail {
+// Statements bound for a loop in this process (each run binds once, whatever its pieces):
+// for tests that count the set-up a loop repeats.
+std::uint64_t loop_binds() noexcept;
+void count_loop_bind() noexcept;
+
+// The pieces of a run that takes its range whole.
+struct whole_range {
+  template <class Piece>
+  void operator()(index_range range, const Piece& piece) const {
+    piece(range);
+  }
+};
+}  // namespace detail
+
+// run, with the range run piece by piece by the caller: the statements are checked and
+// bound once, then pieces(range, piece) calls piece(sub) for sub-ranges of options.over's
+// range (in order, none overlapping; not for lists), each one loop on the executor.
+// Between pieces the caller may do other work on the host (a distributed assignment lets
+// its halo round progress), provided it touches no buffer the statements use. The
+// targets count as written once, after the last piece.
+template <class Compiler = exec::this_compiler, class Pieces, class... S>
+requires(is_statement_v<S>&&...) void run_in_pieces(const run_options& options,
+                                                    const Pieces& pieces, const S&... statements) {
   static_assert(sizeof...(S) > 0, "funcmesh::run needs at least one statement");
   const auto& first = *std::get<0>(std::forward_as_tuple(statements...)).target;
   (detail::check_fused_sizes(first, *statements.target), ...);
@@ -220,6 +239,7 @@ requires(is_statement_v<S>&&...) void run(const run_options& options, const S&..
   // Targets first, so that reads of a target reuse its writable pointer.
   auto targets = detail::make_pack(detail::bind_statement(statements, b, whole, statements...)...);
   auto body = detail::make_fused_body(b, targets, std::index_sequence_for<S...>{}, statements...);
+  detail::count_loop_bind();
 
   exec::loop_label label{"assignment to", &first.name(), sizeof...(S)};
   // Only while profiling: a loop that sums over faces gets a row that says so (the gather
@@ -229,14 +249,25 @@ requires(is_statement_v<S>&&...) void run(const run_options& options, const S&..
       label.what = "face loop: assignment to";
     }
   }
-  if (options.over.what() == iteration_space::kind::list) {
+  if (listed) {
     const array<index_t>& list = *options.over.indices();
-    detail::listed_body<decltype(body)> listed{body, list.read_view(chosen.space(), holder)};
-    exec::for_each<Compiler>(chosen, range.begin, range.end, listed, shape, label);
+    detail::listed_body<decltype(body)> listed_loop{body, list.read_view(chosen.space(), holder)};
+    exec::for_each<Compiler>(chosen, range.begin, range.end, listed_loop, shape, label);
   } else {
-    exec::for_each<Compiler>(chosen, range.begin, range.end, body, shape, label);
+    pieces(range, [&](index_range piece) {
+      exec::for_each<Compiler>(chosen, piece.begin, piece.end, body, shape, label);
+    });
   }
   (statements.target->mark_written(), ...);
+}
+
+// Runs the statements in one loop on options.on (the default executor when empty) over
+// options.over, resolved against the first statement's target. Every target must have the
+// same sizes. Returns when the values are written. (Statements on distributed functions
+// have their own run in the comm layer, which exchanges halos around this one.)
+template <class Compiler = exec::this_compiler, class... S>
+requires(is_statement_v<S>&&...) void run(const run_options& options, const S&... statements) {
+  run_in_pieces<Compiler>(options, detail::whole_range{}, statements...);
 }
 
 }  // namespace funcmesh
