@@ -43,7 +43,7 @@ void refuse_mixed_layouts(const distributed_layout& layout, const std::string& r
                           const grid_read& read, const char* call) {
   throw error(std::string(call) + ": " + reader + " on " + layout.describe() + " reads " +
               read.describe() + " of another distributed layout, " +
-              read.halo->layout().describe() +
+              halo_state::of(read)->layout().describe() +
               ": the functions of one expression must share one layout (distribute once and "
               "make every function from that layout)");
 }

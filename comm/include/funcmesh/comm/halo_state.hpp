@@ -20,7 +20,8 @@
 
 namespace funcmesh {
 
-class halo_state {
+// The one class derived from halo_state_base: what grid_read::halo points to.
+class halo_state final : public halo_state_base {
  public:
   // `layout` and `values` must outlive the state (a dist_function holds all three): a
   // grid function (packed by kernels on the round's executor), a paged function (through
@@ -28,6 +29,9 @@ class halo_state {
   // as the owned values are unset.
   halo_state(const distributed_layout& layout, halo_source& values)
       : layout_(&layout), source_(&values), exchanged_at_(values.write_count() - 1) {}
+
+  // The state a visited read carries (grid_read::halo), or null.
+  static halo_state* of(const grid_read& read) { return static_cast<halo_state*>(read.halo); }
 
   const distributed_layout& layout() const { return *layout_; }
   halo_source& source() const { return *source_; }
@@ -91,9 +95,10 @@ class halo_reads {
 template <class Reader>
 void note_halo_read(const distributed_layout& layout, const grid_read& read, halo_reads& reads,
                     const Reader& reader, const char* call) {
-  if (read.halo == nullptr) return;
-  if (!(read.halo->layout() == layout)) refuse_mixed_layouts(layout, reader(), read, call);
-  if (read.mode == read_mode::proxy) reads.add(read.halo);
+  halo_state* const halo = halo_state::of(read);
+  if (halo == nullptr) return;
+  if (!(halo->layout() == layout)) refuse_mixed_layouts(layout, reader(), read, call);
+  if (read.mode == read_mode::proxy) reads.add(halo);
 }
 
 // Step 3 of an assignment: keeps the reads whose halo is dirty on this rank. Under the SPMD
