@@ -15,7 +15,6 @@
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
-#include <funcmesh/expr/gather_scatter.hpp>
 
 namespace funcmesh {
 
@@ -60,13 +59,6 @@ void check_list(const array<index_t>& list, index_t first, index_t end, const ch
                   ")");
     }
   }
-}
-
-// A plan's list on the host, for the fields packed there (a paged function's). Lists are
-// only ever read, so the host copy stays valid beside a device one.
-std::span<const index_t> host_list(const array<index_t>& list, token& holder) {
-  const auto values = list.read_view(host_space, holder);
-  return {values.data(), static_cast<std::size_t>(values.size())};
 }
 
 // The failure a test asked for (detail::halo_failure as int); 0 on the normal path.
@@ -158,25 +150,18 @@ void halo_plan::free_requests(slot& s) noexcept {
 }
 
 std::string halo_field::describe() const {
-  if (paged != nullptr) return paged->describe();
-  return function != nullptr ? function->describe() : std::string("a null function");
+  return source != nullptr ? source->describe() : std::string("a null function");
 }
 
 void halo_plan::check_field(const halo_field& field) const {
-  const bool sizes_match =
-      field.paged != nullptr
-          ? field.function == nullptr && field.paged->owned_size() == owned_count_ &&
-                field.paged->size() == total_count_
-          : field.function != nullptr && field.function->owned_size() == owned_count_ &&
-                field.function->total_size() == total_count_;
-  if (!sizes_match) {
+  const halo_source* values = field.source;
+  if (values == nullptr || values->owned_size() != owned_count_ ||
+      values->total_size() != total_count_) {
     throw error(mpi::rank_prefix() + "funcmesh::halo_plan: " + field.describe() +
                 " does not match the local mesh (" + std::to_string(owned_count_) + " owned, " +
                 std::to_string(total_count_ - owned_count_) + " halo cells)");
   }
-  const std::size_t bytes = field.paged != nullptr ? static_cast<std::size_t>(field.paged->size()) *
-                                                         field.paged->element_size()
-                                                   : field.function->storage().size_bytes();
+  const std::size_t bytes = static_cast<std::size_t>(values->total_size()) * values->element_size();
   if (field.element_size == 0 ||
       bytes != static_cast<std::size_t>(total_count_) * field.element_size) {
     throw error(mpi::rank_prefix() + "funcmesh::halo_plan: element size " +
@@ -246,33 +231,27 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     return;
   }
   while (slots_.size() < fields.size()) slots_.push_back(std::make_unique<slot>());
-  // A paged field's packing reads its store and may fail (an I/O error). The peers wait
-  // for this rank's messages all the same, so the round still runs: the failed field's
-  // message is all-ones bytes (NaN for floating point), the round is completed here, and
-  // only then does this rank throw (its halos stay dirty).
+  // Packing may fail (a paged field reads its store: an I/O error). The peers wait for
+  // this rank's messages all the same, so the round still runs: the failed field's message
+  // is all-ones bytes (NaN for floating point), the round is completed here, and only then
+  // does this rank throw (its halos stay dirty).
   std::exception_ptr pack_failure;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     slot& s = *slots_[i];
     s.holder.release();
     const auto bytes = static_cast<std::size_t>(send_.size()) * fields[i].element_size;
     if (s.send.size_bytes() != bytes) s.send.set_size(bytes, preserve::no);
-    if (fields[i].paged != nullptr) {  // through its cache, on the host
-      token list_holder;
-      void* packed = s.send.overwrite_pointer(host_space, s.holder);
-      try {
-        fields[i].paged->read_elements(host_list(send_, list_holder), packed);
-      } catch (...) {
-        if (!pack_failure) pack_failure = std::current_exception();
-        std::memset(packed, 0xff, bytes);
-      }
-      continue;
+    try {
+      fields[i].source->pack(on, send_, s.send);
+    } catch (...) {
+      if (!pack_failure) pack_failure = std::current_exception();
+      std::memset(s.send.overwrite_pointer(host_space, s.holder), 0xff, bytes);
     }
-    detail::gather_bytes(on, fields[i].function->storage(), total_count_, send_.storage(), s.send,
-                         fields[i].element_size, true);
   }
   // Device data is staged through the host unless MPI is known to take device pointers.
   // (gpu_aware() was decided when the plan was built: it cannot throw here.) GPU data staged
-  // through the host goes through page-locked copies, which DMA at full speed.
+  // through the host goes through page-locked copies, which DMA at full speed. Bytes packed
+  // on the host (pack_site::host) are sent from there.
   const memory_space transfer = on.space().is_host() || !mpi::gpu_aware() ? host_space : on.space();
   if (on.space().kind == space_kind::cuda && transfer.is_host()) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -283,7 +262,9 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   try {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       slot& s = *slots_[i];
-      prepare_requests(s, fields[i].element_size, static_cast<int>(i), transfer);
+      const bool on_host = fields[i].source->packs_on() == pack_site::host;
+      prepare_requests(s, fields[i].element_size, static_cast<int>(i),
+                       on_host ? host_space : transfer);
       const int code = take_injected(detail::halo_failure::start)
                            ? MPI_ERR_OTHER
                            : MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data());
@@ -326,16 +307,8 @@ void halo_plan::end(const executor& on) {
     }
     for (std::size_t i = 0; i < current_.size(); ++i) {
       slot& s = *slots_[i];
-      s.holder.release();  // the received host bytes may now move to the executor's space
-      if (current_[i].paged != nullptr) {
-        token list_holder;
-        current_[i].paged->write_elements(host_list(receive_, list_holder),
-                                          s.receive.read_pointer(host_space, s.holder));
-        s.holder.release();
-        continue;
-      }
-      detail::scatter_bytes(on, s.receive, receive_.storage(), current_[i].function->storage(),
-                            total_count_, current_[i].element_size, true);
+      s.holder.release();  // the received host bytes may now move to where they are unpacked
+      current_[i].source->unpack(on, s.receive, receive_);
     }
   }
   current_.clear();
@@ -367,7 +340,7 @@ void halo_plan::begin(grid_function_base& f, std::size_t element_size, const exe
 }
 
 void halo_plan::end(grid_function_base& f, std::size_t element_size, const executor& on) {
-  if (in_flight_ && (current_.size() != 1 || current_[0].function != &f ||
+  if (in_flight_ && (current_.size() != 1 || current_[0].source != &f ||
                      current_[0].element_size != element_size)) {
     throw error(mpi::rank_prefix() +
                 "funcmesh::halo_plan::end: the exchange in flight is not that of " + f.describe());

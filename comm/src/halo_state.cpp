@@ -43,7 +43,7 @@ void refuse_mixed_layouts(const distributed_layout& layout, const std::string& r
                           const grid_read& read, const char* call) {
   throw error(std::string(call) + ": " + reader + " on " + layout.describe() + " reads " +
               read.describe() + " of another distributed layout, " +
-              read.halo->layout().describe() +
+              halo_state::of(read)->layout().describe() +
               ": the functions of one expression must share one layout (distribute once and "
               "make every function from that layout)");
 }
@@ -110,11 +110,9 @@ profile::region round_region(const halo_reads& dirty, const char* suffix) {
   std::string text = "halo exchange of ";
   for (std::size_t k = 0; k < dirty.size(); ++k) {
     if (k > 0) text += ", ";
-    const halo_field field = dirty[k]->field();
-    const std::string* name = field.paged != nullptr      ? &field.paged->name()
-                              : field.function != nullptr ? &field.function->name()
-                                                          : nullptr;
-    text += name == nullptr || name->empty() ? field.describe() : "'" + *name + "'";
+    const halo_source& values = dirty[k]->source();
+    const std::string& name = values.name();
+    text += name.empty() ? values.describe() : "'" + name + "'";
   }
   text += suffix;
   return profile::named(text);

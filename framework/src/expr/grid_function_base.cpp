@@ -2,13 +2,17 @@
 
 #include <utility>
 
+#include <funcmesh/expr/gather_scatter.hpp>
 #include <funcmesh/memory/array.hpp>
 
 namespace funcmesh {
 
 grid_function_base::grid_function_base(std::string name, index_t owned_size, index_t total_size,
                                        std::size_t element_size)
-    : name_(std::move(name)), owned_size_(owned_size), total_size_(total_size) {
+    : name_(std::move(name)),
+      owned_size_(owned_size),
+      total_size_(total_size),
+      element_size_(element_size) {
   if (owned_size < 0 || total_size < owned_size) {
     throw error("funcmesh::grid_function: " + describe() + ": owned size " +
                 std::to_string(owned_size) + " and total size " + std::to_string(total_size) +
@@ -18,9 +22,11 @@ grid_function_base::grid_function_base(std::string name, index_t owned_size, ind
 }
 
 grid_function_base::grid_function_base(const grid_function_base& other)
-    : name_(other.name_),
+    : halo_source(other),
+      name_(other.name_),
       owned_size_(other.owned_size_),
       total_size_(other.total_size_),
+      element_size_(other.element_size_),
       write_count_(0) {
   storage_.deep_copy_from(other.storage_);
 }
@@ -31,6 +37,7 @@ grid_function_base& grid_function_base::operator=(const grid_function_base& othe
   // variable in messages and output.
   owned_size_ = other.owned_size_;
   total_size_ = other.total_size_;
+  element_size_ = other.element_size_;
   storage_.deep_copy_from(other.storage_);
   mark_written();
   return *this;
@@ -40,6 +47,7 @@ grid_function_base& grid_function_base::operator=(grid_function_base&& other) no
   if (this == &other) return *this;
   owned_size_ = other.owned_size_;
   total_size_ = other.total_size_;
+  element_size_ = other.element_size_;
   storage_ = std::move(other.storage_);
   ++write_count_;
   ++other.write_count_;
@@ -49,6 +57,7 @@ grid_function_base& grid_function_base::operator=(grid_function_base&& other) no
 void grid_function_base::swap_with(grid_function_base& other) noexcept {
   std::swap(owned_size_, other.owned_size_);
   std::swap(total_size_, other.total_size_);
+  std::swap(element_size_, other.element_size_);
   std::swap(storage_, other.storage_);
   // Both now hold values the other wrote: count a write on each so halo state is redone.
   ++write_count_;
@@ -57,6 +66,17 @@ void grid_function_base::swap_with(grid_function_base& other) noexcept {
 
 std::string grid_function_base::describe() const {
   return name_.empty() ? std::string("an unnamed grid function") : "grid function '" + name_ + "'";
+}
+
+// The halo plan validated its lists when it was built: list_checked skips that pass.
+void grid_function_base::pack(const executor& on, const array<index_t>& indices,
+                              buffer& packed) const {
+  detail::gather_bytes(on, storage_, total_size_, indices.storage(), packed, element_size_, true);
+}
+
+void grid_function_base::unpack(const executor& on, const buffer& packed,
+                                const array<index_t>& indices) {
+  detail::scatter_bytes(on, packed, indices.storage(), storage_, total_size_, element_size_, true);
 }
 
 const binder::bound_target* binder::find(const grid_function_base& function) const {

@@ -18,12 +18,13 @@ page_binding::page_binding(const paged_function_base* target, std::string what)
 
 void page_binding::operator()(const grid_read& read) {
   if (read.mode == read_mode::own_index) at_own_index_.push_back(read);
-  if (read.paged == nullptr) return;
-  if (read.paged == target_ && read.mode == read_mode::proxy) target_by_proxy_ = true;
+  const paged_function_base* paged = paged_function_base::of(read);
+  if (paged == nullptr) return;
+  if (paged == target_ && read.mode == read_mode::proxy) target_by_proxy_ = true;
   auto found = std::find_if(paged_.begin(), paged_.end(),
-                            [&](const entry& e) { return e.function == read.paged; });
+                            [&](const entry& e) { return e.function == paged; });
   if (found == paged_.end()) {
-    paged_.push_back(entry{read.paged, false, {}, {}});
+    paged_.push_back(entry{paged, false, {}, {}});
     found = paged_.end() - 1;
   }
   found->proxy = found->proxy || read.mode == read_mode::proxy;

@@ -32,7 +32,8 @@ paged_function_base::paged_function_base(std::string name, std::size_t element_s
       owned_size_(owned_size) {}
 
 paged_function_base::paged_function_base(paged_function_base&& other) noexcept
-    : name_(std::move(other.name_)),
+    : halo_source(other),
+      name_(std::move(other.name_)),
       description_(std::move(other.description_)),
       element_size_(other.element_size_),
       owned_size_(other.owned_size_),
@@ -52,6 +53,22 @@ void paged_function_base::swap_values(paged_function_base& other) noexcept {
   std::swap(owned_size_, other.owned_size_);
   note_write();
   other.note_write();
+}
+
+void paged_function_base::pack(const executor&, const array<index_t>& indices,
+                               buffer& packed) const {
+  token holder;
+  const auto list = indices.read_view(host_space, holder);
+  read_elements({list.data(), static_cast<std::size_t>(list.size())},
+                packed.overwrite_pointer(host_space, holder));
+}
+
+void paged_function_base::unpack(const executor&, const buffer& packed,
+                                 const array<index_t>& indices) {
+  token holder;
+  const auto list = indices.read_view(host_space, holder);
+  write_elements({list.data(), static_cast<std::size_t>(list.size())},
+                 packed.read_pointer(host_space, holder));
 }
 
 void paged_function_base::set_name(std::string name) {

@@ -138,7 +138,7 @@ class dist_function {
     holder(const distributed_layout& l, std::string name)
         : layout(l),
           local(l.owned_count(), l.total_count() - l.owned_count(), std::move(name)),
-          state(layout, local, sizeof(T)) {}
+          state(layout, local) {}
     holder(const holder&) = delete;
     holder& operator=(const holder&) = delete;
 

@@ -64,17 +64,18 @@ template <class E>
 const distributed_layout& layout_read_by(const E& e, const char* call) {
   grid_read first;
   auto visitor = [&](const grid_read& read) {
-    if (read.halo == nullptr) return;
+    const halo_state* halo = halo_state::of(read);
+    if (halo == nullptr) return;
     if (first.halo == nullptr) {
       first = read;
-    } else if (!(read.halo->layout() == first.halo->layout())) {
-      refuse_mixed_layouts(first.halo->layout(), "an expression reading " + first.describe(), read,
-                           call);
+    } else if (!(halo->layout() == halo_state::of(first)->layout())) {
+      refuse_mixed_layouts(halo_state::of(first)->layout(),
+                           "an expression reading " + first.describe(), read, call);
     }
   };
   as_node(e).visit(visitor);
   if (first.halo == nullptr) refuse_no_layout(call);
-  return first.halo->layout();
+  return halo_state::of(first)->layout();
 }
 
 // Before the local reduction: the dirty halos `e` reads at neighbours, exchanged in one

@@ -16,21 +16,21 @@
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
+#include <funcmesh/expr/halo_source.hpp>
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/buffer.hpp>
 #include <funcmesh/memory/token.hpp>
-#include <funcmesh/paged/paged_function_base.hpp>
 #include <funcmesh/partition/local_mesh.hpp>
 
 namespace funcmesh {
 
-// One field of an exchange round: its values (owned + halo) and the bytes per value.
-// A paged distributed function's values are not in a buffer: `function` is then null and
-// `paged` names them; they are packed and unpacked through its cache, on the host.
+// One field of an exchange round: its values (owned + halo), packed and unpacked where
+// the source says (a grid function's by kernels on the round's executor, a paged
+// function's through its cache on the host), and the bytes per value the caller means to
+// move, checked against the source's: {&u.local(), sizeof(double)}.
 struct halo_field {
-  grid_function_base* function;
+  halo_source* source;
   std::size_t element_size;
-  paged_function_base* paged = nullptr;
   std::string describe() const;
 };
 
@@ -48,8 +48,9 @@ class halo_plan {
 
   // Several fields in one round: each is gathered into its own packed buffer and sent as
   // its own message per neighbour (tag = base tag + field slot), all started together.
-  // Packing runs on `on` (a kernel for device data); the packed bytes go through host
-  // memory because Debian's Open MPI is not CUDA-aware.
+  // Packing runs where each source packs (pack_site): on `on` (a kernel for device data)
+  // or on the host; the packed bytes go through host memory unless MPI takes device
+  // memory (Debian's Open MPI is not CUDA-aware).
   void begin(std::span<const halo_field> fields, const executor& on = default_executor());
   // Waits for the round begun last and scatters the received values into each halo.
   void end(const executor& on = default_executor());

@@ -1,5 +1,6 @@
-// halo_state: a distributed function's halo bookkeeping (its layout, its values, the write
-// count at which its halo was last filled: the dirty bit), and the steps an assignment
+// halo_state: a distributed function's halo bookkeeping (its layout, its values as a
+// halo_source, the write count at which its halo was last filled: the dirty bit), and the
+// steps an assignment
 // takes with it: collect the halos an expression reads at neighbours, keep the dirty ones
 // (a local decision, checked across ranks in FUNCMESH_CHECK_SPMD mode), exchange them.
 #pragma once
@@ -14,34 +15,30 @@
 #include <funcmesh/comm/distributed_layout.hpp>
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/exec/executor.hpp>
-#include <funcmesh/expr/grid_function_base.hpp>
 #include <funcmesh/expr/grid_read.hpp>
-#include <funcmesh/paged/paged_function_base.hpp>
+#include <funcmesh/expr/halo_source.hpp>
 
 namespace funcmesh {
 
-class halo_state {
+// The one class derived from halo_state_base: what grid_read::halo points to.
+class halo_state final : public halo_state_base {
  public:
-  // `layout` and `function` must outlive the state (a dist_function holds all three).
-  // Fresh values: the halo is as stale as the owned values are unset.
-  halo_state(const distributed_layout& layout, grid_function_base& function,
-             std::size_t element_size)
-      : layout_(&layout),
-        function_(&function),
-        element_size_(element_size),
-        exchanged_at_(function.write_count() - 1) {}
-  // A paged distributed function's: its values packed and unpacked through its cache.
-  halo_state(const distributed_layout& layout, paged_function_base& function)
-      : layout_(&layout),
-        paged_(&function),
-        element_size_(function.element_size()),
-        exchanged_at_(function.write_count() - 1) {}
+  // `layout` and `values` must outlive the state (a dist_function holds all three): a
+  // grid function (packed by kernels on the round's executor), a paged function (through
+  // its cache, on the host), or any other halo_source. Fresh values: the halo is as stale
+  // as the owned values are unset.
+  halo_state(const distributed_layout& layout, halo_source& values)
+      : layout_(&layout), source_(&values), exchanged_at_(values.write_count() - 1) {}
+
+  // The state a visited read carries (grid_read::halo), or null.
+  static halo_state* of(const grid_read& read) { return static_cast<halo_state*>(read.halo); }
 
   const distributed_layout& layout() const { return *layout_; }
+  halo_source& source() const { return *source_; }
   // What an exchange round moves: the values and the bytes per value.
-  halo_field field() const { return {function_, element_size_, paged_}; }
-  std::string describe() const { return field().describe(); }
-  std::size_t element_size() const { return element_size_; }
+  halo_field field() const { return {source_, source_->element_size()}; }
+  std::string describe() const { return source_->describe(); }
+  std::size_t element_size() const { return source_->element_size(); }
 
   // Dirty: written (any assignment, a host write()) since the halo was last filled.
   bool stale() const { return write_count() != exchanged_at_; }
@@ -53,14 +50,10 @@ class halo_state {
   void count_exchange() { ++exchanges_; }
 
  private:
-  std::uint64_t write_count() const {
-    return paged_ != nullptr ? paged_->write_count() : function_->write_count();
-  }
+  std::uint64_t write_count() const { return source_->write_count(); }
 
   const distributed_layout* layout_;
-  grid_function_base* function_ = nullptr;
-  paged_function_base* paged_ = nullptr;
-  std::size_t element_size_;
+  halo_source* source_;
   std::uint64_t exchanged_at_;
   std::uint64_t exchanges_ = 0;
 };
@@ -102,9 +95,10 @@ class halo_reads {
 template <class Reader>
 void note_halo_read(const distributed_layout& layout, const grid_read& read, halo_reads& reads,
                     const Reader& reader, const char* call) {
-  if (read.halo == nullptr) return;
-  if (!(read.halo->layout() == layout)) refuse_mixed_layouts(layout, reader(), read, call);
-  if (read.mode == read_mode::proxy) reads.add(read.halo);
+  halo_state* const halo = halo_state::of(read);
+  if (halo == nullptr) return;
+  if (!(halo->layout() == layout)) refuse_mixed_layouts(layout, reader(), read, call);
+  if (read.mode == read_mode::proxy) reads.add(halo);
 }
 
 // Step 3 of an assignment: keeps the reads whose halo is dirty on this rank. Under the SPMD

@@ -74,7 +74,7 @@ using proxy = view<T>;
 template <class T, class Tag>
 struct proxy_source {
   const grid_function<T, Tag>* function;
-  halo_state* halo = nullptr;
+  halo_state_base* halo = nullptr;
 };
 
 // pr(f): f as a value that can be passed through pure() and indexed anywhere. Its values
@@ -169,7 +169,7 @@ class function_read : public grid_expression<function_read<T, Tag>> {
 
   // `halo`: the state of the distributed function whose local values these are, if any.
   FUNCMESH_DEVICE constexpr explicit function_read(const grid_function<T, Tag>& function,
-                                                   halo_state* halo = nullptr)
+                                                   halo_state_base* halo = nullptr)
       : function_(&function), halo_(halo) {}
 
   auto bind(binder& b) const;
@@ -180,7 +180,7 @@ class function_read : public grid_expression<function_read<T, Tag>> {
 
  private:
   const grid_function<T, Tag>* function_;
-  halo_state* halo_;
+  halo_state_base* halo_;
 };
 
 // ...and after binding: a view.

@@ -1,6 +1,6 @@
 // grid_function_base: the part of a grid function that is not a template (its name,
-// sizes, storage and write count), and the binder that turns an expression's grid
-// functions into views in one memory space for one loop.
+// sizes, storage and write count; a halo_source), and the binder that turns an
+// expression's grid functions into views in one memory space for one loop.
 #pragma once
 
 #include <array>
@@ -11,6 +11,9 @@
 
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/core/index.hpp>
+#include <funcmesh/exec/executor.hpp>
+#include <funcmesh/expr/halo_source.hpp>
+#include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/buffer.hpp>
 #include <funcmesh/memory/memory_space.hpp>
 #include <funcmesh/memory/token.hpp>
@@ -29,26 +32,35 @@ namespace detail {
 class page_binding;
 }  // namespace detail
 
-class grid_function_base {
+// Its halo_source overrides are final: calls on a grid function stay direct (inlined).
+class grid_function_base : public halo_source {
  public:
-  const std::string& name() const { return name_; }
+  const std::string& name() const final { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }
   // Values this rank computes: indices [0, owned_size()).
-  index_t owned_size() const { return owned_size_; }
+  index_t owned_size() const final { return owned_size_; }
   // Owned values followed by halo copies of other ranks' values.
-  index_t total_size() const { return total_size_; }
+  index_t total_size() const final { return total_size_; }
   index_t halo_size() const { return total_size_ - owned_size_; }
+  // Bytes per value (sizeof(T) of a grid_function<T>).
+  std::size_t element_size() const final { return element_size_; }
 
   buffer& storage() { return storage_; }
   const buffer& storage() const { return storage_; }
 
   // Incremented by every assignment that writes this function: the dirty bit of the comm
   // layer, which compares it with the count at its last halo exchange.
-  std::uint64_t write_count() const { return write_count_; }
+  std::uint64_t write_count() const final { return write_count_; }
   void mark_written() { ++write_count_; }
 
   // "grid function 'u'" or "an unnamed grid function", for messages.
-  std::string describe() const;
+  std::string describe() const final;
+
+  // The halo path: the gather and scatter kernels on the round's executor. Unpacking the
+  // halo is not a write.
+  pack_site packs_on() const final { return pack_site::executor; }
+  void pack(const executor& on, const array<index_t>& indices, buffer& packed) const final;
+  void unpack(const executor& on, const buffer& packed, const array<index_t>& indices) final;
 
  protected:
   grid_function_base(std::string name, index_t owned_size, index_t total_size,
@@ -66,6 +78,7 @@ class grid_function_base {
   std::string name_;
   index_t owned_size_ = 0;
   index_t total_size_ = 0;
+  std::size_t element_size_ = 0;
   buffer storage_;
   std::uint64_t write_count_ = 0;
 };

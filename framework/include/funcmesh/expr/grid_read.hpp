@@ -7,15 +7,20 @@
 
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
+#include <funcmesh/expr/halo_source.hpp>
 
 namespace funcmesh {
 
-// The halo bookkeeping of a distributed function. Defined by the comm layer; the framework
-// only carries the pointer from the expression to the assignment that visits it.
-class halo_state;
-// A paged grid function (paged/paged_function_base.hpp): its reads are extent-only here,
-// named by this pointer so that the page-by-page loops can find and map them.
-class paged_function_base;
+// The halo bookkeeping of a distributed function, as its expressions carry it: the comm
+// layer's halo_state is the one class derived from it (comm downcasts); the framework only
+// carries the pointer from the expression to the assignment that visits it.
+class halo_state_base {
+ protected:
+  halo_state_base() = default;
+  halo_state_base(const halo_state_base&) = default;
+  halo_state_base& operator=(const halo_state_base&) = default;
+  ~halo_state_base() = default;
+};
 
 struct grid_read {
   // The values read; null for a read that only bounds the loop (a face set's cells).
@@ -26,17 +31,19 @@ struct grid_read {
   index_t total_size = 0;
   // Set when the values are those of a distributed function read through it (u, pr(u)):
   // the assignment finds its halo here, without looking it up.
-  halo_state* halo = nullptr;
+  halo_state_base* halo = nullptr;
   // Names an extent-only read in messages.
   const char* extent_name = nullptr;
   // Set when the values are a paged grid function's (function is then null: its values
-  // are not in a buffer). Loops that are not paged ignore it; their binding refuses it.
-  const paged_function_base* paged = nullptr;
+  // are not in a buffer): its storage, which the page-by-page loops find, map and (paged/
+  // only) downcast to paged_function_base. Other loops ignore it; their binding refuses it.
+  const halo_source* paged = nullptr;
   // Set by a face loop's extent (face_set::extent): the loop runs over a cell's faces,
   // which profiling names ("face loop: assignment to ...").
   bool face_loop = false;
 
-  static grid_read of(const grid_function_base& f, read_mode mode, halo_state* halo = nullptr) {
+  static grid_read of(const grid_function_base& f, read_mode mode,
+                      halo_state_base* halo = nullptr) {
     return {&f, mode, f.owned_size(), f.total_size(), halo, nullptr};
   }
   static grid_read extent(index_t owned, index_t total, const char* name) {

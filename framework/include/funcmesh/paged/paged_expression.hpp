@@ -87,7 +87,7 @@ class paged_read : public grid_expression<paged_read<T, Tag>> {
 
   // `halo`: set when the function is a paged distributed function's local values (its
   // halo state, for the assignment that visits the read).
-  explicit paged_read(const paged_grid_function<T, Tag>& function, halo_state* halo = nullptr)
+  explicit paged_read(const paged_grid_function<T, Tag>& function, halo_state_base* halo = nullptr)
       : function_(&function), halo_(halo) {}
 
   paged_view<T, Tag> bind(binder& b) const {
@@ -102,7 +102,7 @@ class paged_read : public grid_expression<paged_read<T, Tag>> {
 
  private:
   const paged_grid_function<T, Tag>* function_;
-  halo_state* halo_;
+  halo_state_base* halo_;
 };
 
 // pure(pr(u)) for a paged u: a value a user's function indexes anywhere (u[j]); reads
@@ -110,7 +110,7 @@ class paged_read : public grid_expression<paged_read<T, Tag>> {
 template <class T, class Tag>
 struct paged_proxy_source {
   const paged_grid_function<T, Tag>* function;
-  halo_state* halo = nullptr;  // a paged distributed function's
+  halo_state_base* halo = nullptr;  // a paged distributed function's
 };
 
 template <class T, class Tag>

@@ -1,6 +1,7 @@
 // paged_function_base: the part of a paged grid function that is not a template (its name,
 // page layout and untyped range reads): what the page-by-page loops of assignments and
-// reductions need to find, size and map the paged functions an expression reads.
+// reductions need to find, size and map the paged functions an expression reads, and the
+// halo_source a paged distributed function's halo exchange packs through its cache.
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/expr/grid_read.hpp>
+#include <funcmesh/expr/halo_source.hpp>
 #include <funcmesh/paged/page_layout.hpp>
 
 namespace funcmesh {
@@ -20,21 +22,23 @@ namespace detail {
 [[noreturn]] void refuse_paged_sizes(index_t owned, index_t halo);
 }  // namespace detail
 
-class paged_function_base {
+// Its halo_source overrides are final: calls on a paged function stay direct.
+class paged_function_base : public halo_source {
  public:
-  const std::string& name() const { return name_; }
+  const std::string& name() const final { return name_; }
   void set_name(std::string name);
   // "paged grid function 'u'" or "an unnamed paged grid function", for messages.
-  const std::string& describe() const { return description_; }
+  std::string describe() const final { return description_; }
 
   // Every value: [0, owned_size()) computed by assignments and reduced by reductions, then
   // the halo (a paged distributed function's copies of other ranks' values; none for a
   // plain paged function).
   index_t size() const { return layout().size; }
-  index_t owned_size() const { return owned_size_; }
+  index_t total_size() const final { return size(); }
+  index_t owned_size() const final { return owned_size_; }
   index_t page_size() const { return layout().page_elements; }
   index_t pages() const { return layout().pages; }
-  std::size_t element_size() const { return element_size_; }
+  std::size_t element_size() const final { return element_size_; }
   virtual const page_layout& layout() const = 0;
 
   // Copies values [first, first + count) into `out` (count * element_size() bytes): pages
@@ -50,8 +54,14 @@ class paged_function_base {
 
   // Changes on every assignment, set() and write() of the function (a distributed
   // function's halo is dirty when it changed since the last exchange).
-  std::uint64_t write_count() const { return write_count_.load(std::memory_order_relaxed); }
+  std::uint64_t write_count() const final { return write_count_.load(std::memory_order_relaxed); }
   void note_write() { write_count_.fetch_add(1, std::memory_order_relaxed); }
+
+  // The halo path: read_elements and write_elements on the host, through the cache,
+  // whatever the round's executor (which they ignore).
+  pack_site packs_on() const final { return pack_site::host; }
+  void pack(const executor& on, const array<index_t>& indices, buffer& packed) const final;
+  void unpack(const executor& on, const buffer& packed, const array<index_t>& indices) final;
 
   // What its expression leaves report to a visitor: an extent-only read (no buffer)
   // named by describe() and marked as this paged function.
@@ -60,6 +70,11 @@ class paged_function_base {
     read.mode = mode;
     read.paged = this;
     return read;
+  }
+  // The paged function a visited read reports (grid_read::paged, which only read_of sets),
+  // or null.
+  static const paged_function_base* of(const grid_read& read) {
+    return static_cast<const paged_function_base*>(read.paged);
   }
 
  protected:
