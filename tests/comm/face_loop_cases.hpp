@@ -22,25 +22,13 @@
 #include <funcmesh/partition/mesh_faces.hpp>
 #include <funcmesh/reduce/reduce.hpp>
 
+#include "../common/face_fluxes.hpp"
+
 namespace face_cases {
 
 namespace fm = funcmesh;
 using vec2 = fm::vec<double, 2>;
 
-// Diffusion plus an oriented term, so a wrong normal sign shows.
-struct flux {
-  FUNCMESH_DEVICE double operator()(double ul, double ur, const fm::face_view& f) const {
-    return 0.7 * (ur - ul) * f.area / f.distance - 0.3 * f.normal[0] * 0.5 * (ul + ur) * f.area;
-  }
-};
-struct hot {
-  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
-    return 0.7 * (1.0 - u) * f.area / f.distance;
-  }
-};
-struct wall {
-  FUNCMESH_DEVICE double operator()(double, const fm::face_view&) const { return 0.0; }
-};
 // Two components: the scalar flux, and one of another field.
 struct flux2 {
   FUNCMESH_DEVICE vec2 operator()(const vec2& l, const vec2& r, const fm::face_view& f) const {
@@ -61,10 +49,6 @@ struct hot_on_group {
   FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
     return f.physical == group ? hot{}(u, f) : 0.0;
   }
-};
-// A cell's own value times its perimeter (surface), face by face.
-struct times_area {
-  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const { return u * f.area; }
 };
 struct of_id {
   FUNCMESH_DEVICE double operator()(fm::index_t id) const { return 0.5 + 0.25 * id; }

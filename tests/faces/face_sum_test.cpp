@@ -19,6 +19,7 @@
 #include <funcmesh/partition/mesh_faces.hpp>
 
 #include "../common/executor_params.hpp"
+#include "../common/face_fluxes.hpp"
 
 namespace fm = funcmesh;
 
@@ -26,23 +27,10 @@ namespace {
 
 double field(const std::array<double, 3>& x) { return std::sin(3 * x[0]) + std::cos(2 * x[1]); }
 
-// Diffusion plus an oriented term, so a wrong normal sign shows.
-struct flux {
-  FUNCMESH_DEVICE double operator()(double ul, double ur, const fm::face_view& f) const {
-    return 0.7 * (ur - ul) * f.area / f.distance - 0.3 * f.normal[0] * 0.5 * (ul + ur) * f.area;
-  }
-};
-struct hot {
-  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
-    return 0.7 * (1.0 - u) * f.area / f.distance;
-  }
-};
-struct wall {
-  FUNCMESH_DEVICE double operator()(double, const fm::face_view&) const { return 0.0; }
-};
-struct times_area {
-  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const { return u * f.area; }
-};
+using face_cases::flux;
+using face_cases::hot;
+using face_cases::times_area;
+using face_cases::wall;
 
 fm::mesh box() {
   fm::box_options options;
