@@ -15,6 +15,7 @@
 #include <funcmesh/exec/backend.hpp>
 #include <funcmesh/exec/cuda/cuda_support.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh::exec {
 
@@ -84,4 +85,3 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
 }  // namespace funcmesh::exec
 
 #include <funcmesh/exec/cuda/accumulate.cuh>
-#include <funcmesh/memory/memory_error.hpp>
