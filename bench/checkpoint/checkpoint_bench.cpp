@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       auto wc = c.write();
       auto wq = q.write();
       for (fm::index_t k = 0; k < layout.owned_count(); ++k) {
-        const double g = double(layout.local().global_cell[static_cast<std::size_t>(k)]);
+        const double g = double(layout.mesh().global_cell[static_cast<std::size_t>(k)]);
         wa[k] = std::sin(g);
         wb[k] = std::cos(g);
         wc[k] = g;

@@ -145,11 +145,11 @@ struct problem {
   problem(MPI_Comm comm, const std::function<fm::mesh()>& generate,
           const fm::partition_options& partitioning)
       : layout(fm::distribute_generated(comm, generate, partitioning)),
-        plan(&layout.halo()),
+        plan(&layout.exchange_plan()),
         u(layout, "u"),
         v(layout, "v"),
         nbr(layout.owned_count(), layout.total_count() - layout.owned_count(), "neighbours") {
-    const fm::local_mesh& m = layout.local();
+    const fm::local_mesh& m = layout.mesh();
     const fm::graph g = fm::dual_graph(m.cells);
     {
       auto w = nbr.write();
@@ -168,7 +168,7 @@ struct problem {
   MPI_Comm comm() const { return layout.comm(); }
   fm::index_t max_halo() const {
     return static_cast<fm::index_t>(
-        max_over(comm(), static_cast<double>(layout.local().halo_count())));
+        max_over(comm(), static_cast<double>(layout.mesh().halo_count())));
   }
   fm::index_t max_owned() const {
     return static_cast<fm::index_t>(max_over(comm(), static_cast<double>(layout.owned_count())));
@@ -187,11 +187,11 @@ void full_halo(problem& p, int rank) {
   b = 1.0;
   c = 2.0;
   d = 3.0;
-  const fm::halo_field one[] = {{&p.u.local(), sizeof(double)}};
-  const fm::halo_field four[] = {{&p.u.local(), sizeof(double)},
-                                 {&b.local(), sizeof(double)},
-                                 {&c.local(), sizeof(double)},
-                                 {&d.local(), sizeof(double)}};
+  const fm::halo_field one[] = {{&p.u.local_values(), sizeof(double)}};
+  const fm::halo_field four[] = {{&p.u.local_values(), sizeof(double)},
+                                 {&b.local_values(), sizeof(double)},
+                                 {&c.local_values(), sizeof(double)},
+                                 {&d.local_values(), sizeof(double)}};
   const fm::index_t halo = p.max_halo();
   const double neighbours = max_over(p.comm(), static_cast<double>(p.plan->neighbour_count()));
   const auto t = interleaved(p.comm(), 15, 20,
@@ -307,7 +307,7 @@ double overlap(MPI_Comm world, int rank, int size, const overlap_shape& shape) {
   problem& p = *chosen;
   const fm::index_t chosen_halo = p.max_halo();  // collective: every rank
   // Where an exchange's time goes: begin (pack, start) and end (wait, unpack).
-  const fm::halo_field one[] = {{&p.u.local(), sizeof(double)}};
+  const fm::halo_field one[] = {{&p.u.local_values(), sizeof(double)}};
   std::vector<double> begins, ends;
   for (int r = 0; r < 21; ++r) {
     double b = 0, e = 0;
@@ -413,9 +413,9 @@ void face_loops(problem& p, int rank) {
   std::vector<double> hand(static_cast<std::size_t>(owned));
   const std::vector<int> groups{faces.physical_id("left"), faces.physical_id("right")};
   fm::token holder;
-  const fm::face_set_view arrays = faces.bind(fm::host_space, holder);
+  const fm::face_set_view arrays = faces.bind_to(fm::host_space, holder);
   auto by_hand = [&] {
-    auto values = p.u.local().read();
+    auto values = p.u.local_values().read();
     for (fm::index_t c = 0; c < owned; ++c) {
       const double mine = values[c];
       double sum = 0;
@@ -468,7 +468,7 @@ overhead_ratios distributed_overhead(MPI_Comm world, int rank, int size) {
   w = 0.25;
   u.exchange();
   w.exchange();
-  fm::grid_function<double> gu = u.local(), gw = w.local(), gv(owned, halo, "gv");
+  fm::grid_function<double> gu = u.local_values(), gw = w.local_values(), gv(owned, halo, "gv");
   auto dist_face = [&] {
     v = fm::sum_over_faces(faces, diffusion, u, fm::on_other_groups(insulated));
   };
@@ -478,7 +478,7 @@ overhead_ratios distributed_overhead(MPI_Comm world, int rank, int size) {
   auto dist_axpy = [&] { v = 0.5 * u + w; };
   auto plain_axpy = [&] { gv = 0.5 * gu + gw; };
   auto same_owned = [&] {
-    const auto a = v.local().to_vector(), b = gv.to_vector();
+    const auto a = v.local_values().to_vector(), b = gv.to_vector();
     return std::equal(a.begin(), a.begin() + owned, b.begin());
   };
   dist_face();

@@ -50,7 +50,7 @@ void measure(MPI_Comm world, const measure_settings& s) {
       const double per_cell = seconds_per_cell(world, where, scheme, per_part);
       const funcmesh::distributed_layout layout = funcmesh::distribute_generated(
           world, [&] { return family_mesh(scheme, per_part * size); });
-      const part_shape shape = shape_of(layout.local());
+      const part_shape shape = shape_of(layout.mesh());
       int leaves = 0;
       for (const int p : shape.neighbour_parts) {
         leaves |= where.nodes[static_cast<std::size_t>(p)] != where.node ? 1 : 0;

@@ -72,7 +72,7 @@ struct outcome {
 
 // Edge cut from a layout: faces between an owned and a halo cell, counted on both sides.
 long long edge_cut(const fm::distributed_layout& layout) {
-  const fm::local_mesh& local = layout.local();
+  const fm::local_mesh& local = layout.mesh();
   const auto kinds = fm::classify_faces(local, fm::build_faces(local.cells));
   long long mine = std::count(kinds.begin(), kinds.end(), fm::face_kind::partition_boundary);
   long long total = 0;

@@ -118,7 +118,7 @@ std::string read_string_attribute(hid_t file, const char* name, const std::strin
 owned_rows owned_rows_of(const distributed_layout& layout) {
   // Sorted as (global id, cell) pairs: an indirect comparison through the global ids is
   // a cache miss per compare, several times slower on millions of cells.
-  const auto& gid = layout.local().global_cell;
+  const auto& gid = layout.mesh().global_cell;
   std::vector<std::pair<index_t, index_t>> order(static_cast<std::size_t>(layout.owned_count()));
   for (std::size_t c = 0; c < order.size(); ++c) {
     order[c] = {gid[c], static_cast<index_t>(c)};

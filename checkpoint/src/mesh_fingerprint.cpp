@@ -39,7 +39,7 @@ std::uint64_t total(MPI_Comm comm, std::uint64_t sum, index_t global_cells, inde
 }  // namespace
 
 std::uint64_t mesh_fingerprint(const distributed_layout& layout) {
-  const local_mesh& m = layout.local();
+  const local_mesh& m = layout.mesh();
   std::uint64_t sum = 0;
   for (index_t c = 0; c < layout.owned_count(); ++c) {
     const auto k = static_cast<std::size_t>(c);

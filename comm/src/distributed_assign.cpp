@@ -12,7 +12,7 @@ void check_distributed_space(const run_options& options) {
   if (options.over.what() == iteration_space::kind::owned) return;
   throw error(
       "funcmesh: a distributed assignment runs over the owned cells (their halo copies are "
-      "the owners' to compute and send); for another iteration space, assign to u.local()");
+      "the owners' to compute and send); for another iteration space, assign to u.local_values()");
 }
 
 void check_target_sizes(const distributed_layout& layout, const grid_function_base& target) {

@@ -1,5 +1,5 @@
 // distributed_layout: the partition's shared state, built once per distribute() call; the
-// face set and cell volumes on first use (with one agreement over the ranks).
+// face set and the cell geometry in prepare_faces (one collective call, agreed over the ranks).
 #include <funcmesh/comm/distributed_layout.hpp>
 
 #include <algorithm>
@@ -30,8 +30,8 @@ struct layout_state {
   std::unique_ptr<face_set> faces;
   // gather_faces' face fluxes, kept for the next call (detail::face_flux_scratch).
   buffer flux_scratch;
-  // Each on its own first use: a solver that never asks stores none.
-  std::once_flag volume_built, centroid_built, cell_size_built;
+  // Built with the faces (prepare_faces), for the cell geometry the faces store: a solver
+  // whose faces store none (face_geometry::minimal()) holds none.
   std::unique_ptr<grid_function<double>> volume, cell_size;
   std::unique_ptr<grid_function<vec<double, 3>>> centroid;
 
@@ -52,6 +52,49 @@ struct layout_state {
 
 namespace {
 std::atomic<std::uint64_t> layouts_made{0};
+
+// `make()` into `slot`; a failure (an allocation, a halo exchange) is agreed, as the
+// faces' failures are, so every rank throws together. `then` runs on every rank after the
+// agreement (a collective step that must not be skipped by one rank alone).
+struct nothing_after {
+  template <class T>
+  void operator()(T&) const {}
+};
+template <class T, class Make, class Then = nothing_after>
+void build_agreed(std::unique_ptr<T>& slot, MPI_Comm comm, const Make& make,
+                  const Then& then = {}) {
+  std::unique_ptr<T> made;
+  std::exception_ptr failure;
+  try {
+    made = std::make_unique<T>(make());
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  mpi::agree(mpi::communicator(comm), failure);
+  then(*made);
+  slot = std::move(made);
+}
+
+// The cells' geometry as grid functions, for what the faces store; collective (cell_size()
+// exchanges its halo), and so part of prepare_faces.
+void build_cell_geometry(detail::layout_state& s) {
+  const face_set& built = *s.faces;
+  if (built.stored_geometry().cell_volume) {
+    build_agreed(s.volume, s.comm, [&] { return built.volume_function(); });
+    build_agreed(
+        s.cell_size, s.comm,
+        [&] { return built.owned_cell_size_function(s.local.cells.dimension); },
+        [&](grid_function<double>& size) {
+          // A halo cell's own faces are not in the face set: its size comes from its
+          // owner, with the same bits.
+          s.plan->exchange(size, sizeof(double));
+        });
+  }
+  if (built.stored_geometry().cell_centroid) {
+    build_agreed(s.centroid, s.comm, [&] { return built.centroid_function(); });
+  }
+}
+
 }  // namespace
 
 distributed_layout::distributed_layout(MPI_Comm comm, local_mesh local, index_t global_cells,
@@ -77,7 +120,7 @@ distributed_layout::distributed_layout(MPI_Comm comm, local_mesh local, index_t 
 MPI_Comm distributed_layout::comm() const { return state_->comm; }
 int distributed_layout::rank() const { return state_->rank; }
 int distributed_layout::size() const { return state_->size; }
-const local_mesh& distributed_layout::local() const { return state_->local; }
+const local_mesh& distributed_layout::mesh() const { return state_->local; }
 index_t distributed_layout::owned_count() const { return state_->local.owned_count; }
 index_t distributed_layout::interior_count() const { return state_->local.interior_count; }
 index_t distributed_layout::total_count() const { return state_->local.cells.cell_count(); }
@@ -90,7 +133,7 @@ const std::vector<std::string>& distributed_layout::boundary_groups() const {
 bool distributed_layout::has_boundary_group(const std::string& name) const {
   return std::ranges::find(state_->boundary_groups, name) != state_->boundary_groups.end();
 }
-halo_plan& distributed_layout::halo() const { return *state_->plan; }
+halo_plan& distributed_layout::exchange_plan() const { return *state_->plan; }
 std::uint64_t distributed_layout::id() const { return state_->id; }
 
 std::string distributed_layout::describe() const {
@@ -156,6 +199,7 @@ const face_set& distributed_layout::built_faces(const face_geometry& stored) con
     mpi::agree(mpi::communicator(s.comm), failure);
     s.faces = std::move(faces);
     detail::return_freed_memory();
+    build_cell_geometry(s);
   });
   return *s.faces;
 }
@@ -191,58 +235,21 @@ const face_set& faces_with(const distributed_layout& layout, void (*want)(face_g
   return layout.prepare_faces(wanted);
 }
 
-// `slot` made once by `make`; a failure (an allocation, a halo exchange) is agreed, as the
-// faces' failures are, so every rank throws together.
-// `then` runs on every rank after the agreement (a collective step that must not be skipped
-// by one rank alone).
-struct nothing_after {
-  template <class T>
-  void operator()(T&) const {}
-};
-template <class T, class Make, class Then = nothing_after>
-const T& built_once(std::once_flag& flag, std::unique_ptr<T>& slot, MPI_Comm comm, const Make& make,
-                    const Then& then = {}) {
-  std::call_once(flag, [&] {
-    std::unique_ptr<T> made;
-    std::exception_ptr failure;
-    try {
-      made = std::make_unique<T>(make());
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    mpi::agree(mpi::communicator(comm), failure);
-    then(*made);
-    slot = std::move(made);
-  });
-  return *slot;
-}
-
 }  // namespace
 
 const grid_function<double>& distributed_layout::volume() const {
-  const face_set& built = faces_with(*this, [](face_geometry& g) { g.cell_volume = true; });
-  detail::layout_state& s = *state_;
-  return built_once(s.volume_built, s.volume, s.comm, [&] { return built.volume_function(); });
+  (void)faces_with(*this, [](face_geometry& g) { g.cell_volume = true; });
+  return *state_->volume;
 }
 
 const grid_function<vec<double, 3>>& distributed_layout::centroid() const {
-  const face_set& built = faces_with(*this, [](face_geometry& g) { g.cell_centroid = true; });
-  detail::layout_state& s = *state_;
-  return built_once(s.centroid_built, s.centroid, s.comm,
-                    [&] { return built.centroid_function(); });
+  (void)faces_with(*this, [](face_geometry& g) { g.cell_centroid = true; });
+  return *state_->centroid;
 }
 
 const grid_function<double>& distributed_layout::cell_size() const {
-  const face_set& built = faces_with(*this, [](face_geometry& g) { g.cell_volume = true; });
-  detail::layout_state& s = *state_;
-  return built_once(
-      s.cell_size_built, s.cell_size, s.comm,
-      [&] { return built.owned_cell_size_function(s.local.cells.dimension); },
-      [&](grid_function<double>& size) {
-        // A halo cell's own faces are not in the face set: its size comes from its owner,
-        // with the same bits. Collective, as every first use here is.
-        s.plan->exchange(size, sizeof(double));
-      });
+  (void)faces_with(*this, [](face_geometry& g) { g.cell_volume = true; });
+  return *state_->cell_size;
 }
 
 }  // namespace funcmesh

@@ -43,7 +43,7 @@ index_t progress_chunk_count(index_t interior) {
   return std::max<index_t>(1, std::min(most, interior / halo_progress_min_chunk));
 }
 
-void progress_round(const distributed_layout& layout) { layout.halo().progress(); }
+void progress_round(const distributed_layout& layout) { layout.exchange_plan().progress(); }
 
 }  // namespace detail
 

@@ -66,7 +66,7 @@ void check_decisions(const distributed_layout& layout, const halo_reads& reads,
     lowest[1 + 2 * k] = dirty ? rank : INT_MAX;
     lowest[2 + 2 * k] = dirty ? INT_MAX : rank;
   }
-  const MPI_Comm comm = layout.halo().comm();
+  const MPI_Comm comm = layout.exchange_plan().comm();
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, lowest.data(), static_cast<int>(lowest.size()), MPI_INT,
                           MPI_MIN, comm),
             "MPI_Allreduce (FUNCMESH_CHECK_SPMD)", comm);
@@ -121,7 +121,7 @@ profile::region round_region(const halo_reads& dirty, const char* suffix) {
 // What this rank sends in one round: every neighbour's send list, once per field.
 std::uint64_t round_bytes(const distributed_layout& layout, const halo_reads& dirty) {
   std::uint64_t cells = 0;
-  for (const neighbour_lists& n : layout.local().neighbours) cells += n.send.size();
+  for (const neighbour_lists& n : layout.mesh().neighbours) cells += n.send.size();
   std::uint64_t per_cell = 0;
   for (std::size_t k = 0; k < dirty.size(); ++k) per_cell += dirty[k]->element_size();
   return cells * per_cell;
@@ -136,12 +136,12 @@ void start_round(const distributed_layout& layout, const halo_reads& dirty, cons
   for (std::size_t k = 0; k < dirty.size(); ++k) {
     fields[k] = dirty[k]->field();
   }
-  layout.halo().begin(fields, on);
+  layout.exchange_plan().begin(fields, on);
   for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_exchanged();
 }
 
 void finish_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
-  halo_plan& plan = layout.halo();
+  halo_plan& plan = layout.exchange_plan();
   try {
     if (plan.in_flight()) plan.end(on);
   } catch (...) {

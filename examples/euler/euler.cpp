@@ -68,7 +68,7 @@ fm::distributed_layout load(MPI_Comm comm, const settings& s) {
 // The mesh must be 2-D with boundary groups "wall" and "farfield" (and no other).
 void check_mesh(const fm::distributed_layout& layout, const settings& s) {
   std::string failure;
-  const fm::mesh& m = layout.local().cells;
+  const fm::mesh& m = layout.mesh().cells;
   const std::string source = s.mesh.empty() ? "the built-in grid" : s.mesh;
   if (m.dimension != 2) {
     failure = source + " is " + std::to_string(m.dimension) + "-D; the Airfoil algorithm is 2-D";

@@ -183,7 +183,7 @@ double report(MPI_Comm comm, int rank, const settings& s, const fm::distributed_
   }
   if (!s.manufactured) return 0.0;
   // L2 error: sqrt(sum V (u - exact(centroid, t))^2) over owned cells, t the final time.
-  const solution exact{layout.local().cells.dimension, s.kappa, t, true};
+  const solution exact{layout.mesh().cells.dimension, s.kappa, t, true};
   const auto difference = u - fm::fmap(exact, layout.centroid());
   return std::sqrt(fm::global_sum(volume * difference * difference));
 }
@@ -192,7 +192,7 @@ example::run_end end(const settings& s) { return {.t_end = s.t_end, .final_step 
 
 // u at t = 0: the manufactured solution, or 0.
 auto initial_values(const settings& s, const fm::distributed_layout& layout) {
-  return fm::fmap(solution{layout.local().cells.dimension, s.kappa, 0.0, s.manufactured},
+  return fm::fmap(solution{layout.mesh().cells.dimension, s.kappa, 0.0, s.manufactured},
                   layout.centroid());
 }
 

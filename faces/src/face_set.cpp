@@ -262,7 +262,7 @@ std::array<index_t, 2> face_set::cells(index_t f) const {
 
 face_view face_set::view(index_t f) const {
   token holder;
-  return bind(host_space, holder).face(f);
+  return bind_to(host_space, holder).face(f);
 }
 
 std::vector<index_t> face_set::faces_of(index_t c) const {
@@ -339,16 +339,16 @@ grid_function<double> face_set::owned_cell_size_function(int dimension, std::str
   return result;
 }
 
-face_set_view face_set::bind(memory_space space, token& holder) const {
+face_set_view face_set::bind_to(memory_space space, token& holder) const {
   face_set_view v;
   v.offsets = entry_offsets_.read_view(space, holder);
   v.other = entry_other_.read_view(space, holder);
   v.entry_face = entry_face_.read_view(space, holder);
   v.face_cells = face_cells_.read_view(space, holder);
   v.area = area_.read_view(space, holder);
-  v.normal = normal_.bind(space, holder);
+  v.normal = normal_.bind_to(space, holder);
   v.distance = distance_.read_view(space, holder);
-  v.centroid = centroid_.bind(space, holder);
+  v.centroid = centroid_.bind_to(space, holder);
   v.block_offsets = block_offsets_.read_view(space, holder);
   v.blocks = blocks_.read_view(space, holder);
   return v;

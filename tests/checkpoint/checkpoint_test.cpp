@@ -59,7 +59,7 @@ void fill(const fm::distributed_layout& layout, fm::dist_function<double>& u,
   auto a = u.write();
   auto b = q.write();
   for (index_t c = 0; c < layout.owned_count(); ++c) {
-    const auto g = static_cast<double>(layout.local().global_cell[static_cast<std::size_t>(c)]);
+    const auto g = static_cast<double>(layout.mesh().global_cell[static_cast<std::size_t>(c)]);
     a[c] = std::sin(g) + 0.25 * g;
     b[c] = state{{g, -g, 1.0 / (1.0 + g)}};
   }
@@ -76,7 +76,7 @@ void expect_values_of_global_ids(const fm::distributed_layout& whole, const fs::
   const auto values = v.read();
   const auto states = p.read();
   for (index_t c = 0; c < whole.owned_count(); ++c) {
-    const auto g = static_cast<double>(whole.local().global_cell[static_cast<std::size_t>(c)]);
+    const auto g = static_cast<double>(whole.mesh().global_cell[static_cast<std::size_t>(c)]);
     ASSERT_EQ(values[c], std::sin(g) + 0.25 * g) << "global cell " << g;
     ASSERT_EQ(states[c][0], g);
     ASSERT_EQ(states[c][1], -g);

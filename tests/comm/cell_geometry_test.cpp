@@ -26,7 +26,7 @@ std::map<index_t, T> by_global_id(const fm::distributed_layout& layout,
   std::map<index_t, T> result;
   const auto values = f.read();
   for (index_t c = 0; c < layout.total_count(); ++c) {
-    result[layout.local().global_cell[static_cast<std::size_t>(c)]] = values[c];
+    result[layout.mesh().global_cell[static_cast<std::size_t>(c)]] = values[c];
   }
   return result;
 }
@@ -83,7 +83,7 @@ TEST(cell_geometry, an_initial_condition_from_the_centroid_needs_no_host_loop) {
       fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_tri(12, 7); });
   fm::dist_function<double> u(layout, "u");
   u = fm::fmap([](const point& x) { return x[0] + 10 * x[1]; }, layout.centroid());
-  const auto values = u.local().read();
+  const auto values = u.local_values().read();
   for (index_t c = 0; c < layout.owned_count(); ++c) {
     const auto& x = layout.faces().cell_centroids()[static_cast<std::size_t>(c)];
     EXPECT_EQ(values[c], x[0] + 10 * x[1]);

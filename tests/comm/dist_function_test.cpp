@@ -59,12 +59,12 @@ struct setup {
     fm::dist_function<double> cu = u, cw = w;
     cu.exchange();
     cw.exchange();
-    gu = cu.local();
-    gw = cw.local();
+    gu = cu.local_values();
+    gw = cw.local_values();
   }
   // v's and gv's owned values, bit for bit.
   void expect_same(const std::string& what) const {
-    const auto a = v.local().to_vector(), b = gv.to_vector();
+    const auto a = v.local_values().to_vector(), b = gv.to_vector();
     for (fm::index_t c = 0; c < owned; ++c) {
       const auto k = static_cast<std::size_t>(c);
       ASSERT_EQ(a[k], b[k]) << what << ": cell " << c;
@@ -124,12 +124,12 @@ TEST(dist_function, proxy_and_face_reads_exchange_a_dirty_halo_once) {
   s.expect_same("sum_over_faces");
   EXPECT_EQ(s.u.exchange_count(), 1u) << "clean: not exchanged again";
   // An input expression reading two dirty halos: both in one round.
-  const auto rounds = s.layout.halo().exchange_count();
+  const auto rounds = s.layout.exchange_plan().exchange_count();
   s.u += 0.0;  // written: dirty again
   s.v = fm::sum_over_faces(s.layout, flux{}, 2.0 * s.u + s.w, fm::on_other_groups(closed{}));
   s.gv = fm::sum_over_faces(s.layout, flux{}, 2.0 * s.gu + s.gw, fm::on_other_groups(closed{}));
   s.expect_same("a face sum of an expression");
-  EXPECT_EQ(s.layout.halo().exchange_count(), rounds + 1);
+  EXPECT_EQ(s.layout.exchange_plan().exchange_count(), rounds + 1);
   EXPECT_EQ(s.u.exchange_count(), 2u);
   EXPECT_EQ(s.w.exchange_count(), 1u);
   EXPECT_THROW(s.u = fm::sum_over_faces(s.layout, flux{}, s.u, fm::on_other_groups(closed{})),
@@ -174,9 +174,9 @@ TEST(dist_function, many_halo_reads_in_one_assignment) {
       if (k == 0) in.back().exchange();  // clean; the others stay dirty
       fm::dist_function<double> filled = in.back();
       filled.exchange();
-      plain.push_back(filled.local());
+      plain.push_back(filled.local_values());
     }
-    const auto rounds = s.layout.halo().exchange_count();
+    const auto rounds = s.layout.exchange_plan().exchange_count();
     s.v = fm::sum_over_faces(s.layout, flux{},
                              in[0] + in[1] + in[2] + in[3] + in[4] + in[5] + in[6] + in[7],
                              fm::on_other_groups(closed{}));
@@ -185,7 +185,7 @@ TEST(dist_function, many_halo_reads_in_one_assignment) {
         plain[0] + plain[1] + plain[2] + plain[3] + plain[4] + plain[5] + plain[6] + plain[7],
         fm::on_other_groups(closed{}));
     s.expect_same(check ? "eight inputs, checked" : "eight inputs");
-    EXPECT_EQ(s.layout.halo().exchange_count(), rounds + 1) << "one round for all";
+    EXPECT_EQ(s.layout.exchange_plan().exchange_count(), rounds + 1) << "one round for all";
     for (int k = 0; k < 8; ++k) {
       // in0 by its exchange(), the others in the assignment's round: once each.
       EXPECT_EQ(in[static_cast<std::size_t>(k)].exchange_count(), 1u);
@@ -221,7 +221,7 @@ TEST(dist_function, compound_assignments_and_copies) {
   EXPECT_TRUE(s.v.halo_stale()) << "every assignment writes: the halo is dirty";
   const fm::dist_function<double> copy = s.v;
   EXPECT_EQ(copy.name(), "v");
-  const auto a = copy.local().to_vector(), b = s.v.local().to_vector();
+  const auto a = copy.local_values().to_vector(), b = s.v.local_values().to_vector();
   for (fm::index_t c = 0; c < s.owned; ++c) {
     ASSERT_EQ(a[static_cast<std::size_t>(c)], b[static_cast<std::size_t>(c)]) << "cell " << c;
   }
@@ -238,7 +238,8 @@ TEST(dist_function, fused_runs_take_distributed_and_plain_targets) {
   EXPECT_EQ(s.u.exchange_count(), 1u);
   s.gv = fm::sum_over_faces(s.layout, flux{}, s.gu, fm::on_other_groups(closed{}));
   s.expect_same("fused face sum");
-  const auto av = a.local().to_vector(), pv = plain.to_vector(), uv = s.u.local().to_vector();
+  const auto av = a.local_values().to_vector(), pv = plain.to_vector(),
+             uv = s.u.local_values().to_vector();
   for (fm::index_t c = 0; c < s.owned; ++c) {
     const auto k = static_cast<std::size_t>(c);
     ASSERT_EQ(av[k], uv[k] + 1.0);

@@ -43,7 +43,7 @@ void expect_paths_agree(const mesh& global, partition_method method, partitioner
   const distributed_layout parallel = distribute_slab(MPI_COMM_WORLD, slab, which, options, halo);
   const distributed_layout serial =
       distribute(MPI_COMM_WORLD, world_rank() == 0 ? global : mesh{}, options, halo);
-  expect_same(parallel.local(), serial.local());
+  expect_same(parallel.mesh(), serial.mesh());
   EXPECT_EQ(parallel.global_cells(), global.cell_count());
   EXPECT_EQ(parallel.global_nodes(), global.node_count());
 }
@@ -59,7 +59,7 @@ void expect_given_partition_agrees(const mesh& global, const halo_options& halo 
   const distributed_layout parallel = distribute_slab(MPI_COMM_WORLD, slab, mine, halo);
   const distributed_layout serial =
       distribute(MPI_COMM_WORLD, world_rank() == 0 ? global : mesh{}, options, halo);
-  expect_same(parallel.local(), serial.local());
+  expect_same(parallel.mesh(), serial.mesh());
 }
 
 mesh gmsh_mesh(const std::string& path) {
@@ -137,7 +137,7 @@ TEST(distribute_slab, boundary_elements_on_internal_surfaces_reach_both_cells) {
   {  // The elements do reach the local meshes (the comparisons below are not vacuous).
     const distributed_layout d = distribute_slab(
         MPI_COMM_WORLD, slab_of(tets, world_size(), world_rank()), partitioner::hilbert);
-    const auto& physical = d.local().cells.boundary.physical;
+    const auto& physical = d.mesh().cells.boundary.physical;
     long long inner = std::count(physical.begin(), physical.end(), 90), total = 0;
     MPI_Allreduce(&inner, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     EXPECT_GE(total, (tets.cell_count() + 6) / 7);
@@ -176,7 +176,7 @@ TEST(distribute_slab, the_automatic_partitioner_covers_every_cell_once) {
   // Each global cell owned exactly once: the sum of owned global ids is the sum of 0..N-1.
   long long ids = 0, id_total = 0;
   for (index_t c = 0; c < d.owned_count(); ++c)
-    ids += d.local().global_cell[static_cast<std::size_t>(c)];
+    ids += d.mesh().global_cell[static_cast<std::size_t>(c)];
   MPI_Allreduce(&ids, &id_total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(id_total, global.cell_count() * (global.cell_count() - 1) / 2);
 }
@@ -254,7 +254,7 @@ TEST(hilbert, the_parallel_cut_is_the_serial_one) {
   const distributed_layout d = distribute_slab(
       MPI_COMM_WORLD, slab_of(global, world_size(), world_rank()), partitioner::hilbert);
   for (index_t c = 0; c < d.owned_count(); ++c) {
-    EXPECT_EQ(serial[static_cast<std::size_t>(d.local().global_cell[static_cast<std::size_t>(c)])],
+    EXPECT_EQ(serial[static_cast<std::size_t>(d.mesh().global_cell[static_cast<std::size_t>(c)])],
               world_rank());
   }
 }

@@ -35,12 +35,12 @@ TEST(distribute, each_rank_gets_the_local_mesh_it_would_build_itself) {
   EXPECT_EQ(d.global_cells(), global.cell_count());
   EXPECT_EQ(d.global_nodes(), global.node_count());
   const std::vector<int> part = partition_mesh(global, world_size());
-  expect_same(d.local(), build_local_mesh(global, part, world_size(), world_rank()));
-  EXPECT_EQ(d.owned_count(), d.local().owned_count);
-  EXPECT_EQ(d.interior_count(), d.local().interior_count);
-  EXPECT_EQ(d.total_count(), d.local().cells.cell_count());
+  expect_same(d.mesh(), build_local_mesh(global, part, world_size(), world_rank()));
+  EXPECT_EQ(d.owned_count(), d.mesh().owned_count);
+  EXPECT_EQ(d.interior_count(), d.mesh().interior_count);
+  EXPECT_EQ(d.total_count(), d.mesh().cells.cell_count());
   // Owned cells over all ranks add up to the mesh.
-  long long owned = d.local().owned_count;
+  long long owned = d.mesh().owned_count;
   long long total = 0;
   MPI_Allreduce(&owned, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(total, global.cell_count());
@@ -51,7 +51,7 @@ TEST(distribute, generating_everywhere_gives_the_same_local_meshes) {
   const distributed_layout scattered =
       distribute(MPI_COMM_WORLD, world_rank() == 0 ? generate() : mesh{});
   const distributed_layout generated = distribute_generated(MPI_COMM_WORLD, generate);
-  expect_same(scattered.local(), generated.local());
+  expect_same(scattered.mesh(), generated.mesh());
   EXPECT_EQ(generated.global_cells(), 17 * 9);
   EXPECT_FALSE(scattered == generated) << "two distributions, two layouts";
 }
@@ -66,7 +66,7 @@ TEST(distributed_layout, owns_a_duplicate_communicator_shared_by_its_copies) {
   const distributed_layout copy = layout;  // NOLINT(performance-unnecessary-copy-initialization)
   EXPECT_TRUE(copy == layout);
   EXPECT_EQ(copy.comm(), layout.comm());
-  EXPECT_EQ(&copy.halo(), &layout.halo());
+  EXPECT_EQ(&copy.exchange_plan(), &layout.exchange_plan());
   EXPECT_EQ(&copy.faces(), &layout.faces()) << "faces are built once per layout";
   EXPECT_EQ(&copy.volume(), &layout.volume());
   EXPECT_EQ(layout.faces().owned_count(), layout.owned_count());
@@ -97,10 +97,11 @@ TEST(distributed_layout, a_missing_boundary_group_is_an_agreed_error_where_it_is
   dist_function<double> u(layout, "u");
   auto flux = [](double a, double b, const face_view& f) { return (b - a) * f.area; };
   auto wall = [](double, const face_view&) { return 0.0; };
-  const std::uint64_t exchanges = layout.halo().exchange_count();
+  (void)layout.prepare_faces();  // collective: builds the faces and the cell geometry
+  const std::uint64_t exchanges = layout.exchange_plan().exchange_count();
   EXPECT_THROW((void)sum_over_faces(layout, flux, u, on("pier", wall), on_other_groups(wall)),
                agreed_error);
-  EXPECT_EQ(layout.halo().exchange_count(), exchanges) << "refused before any exchange";
+  EXPECT_EQ(layout.exchange_plan().exchange_count(), exchanges) << "refused before any exchange";
 }
 
 TEST(distributed_layout, global_facts_are_alike_on_every_rank) {

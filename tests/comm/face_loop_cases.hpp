@@ -66,7 +66,7 @@ inline fm::mesh box() {
 // A distributed quad box, u = a smooth field on the owned cells (halo stale), on `world`.
 struct setup {
   fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, box);
-  const fm::local_mesh& local = layout.local();
+  const fm::local_mesh& local = layout.mesh();
   const fm::face_set& faces = layout.faces();
   fm::dist_function<double> u{layout, "u"};
   fm::dist_function<double> w{layout, "w"};
@@ -88,7 +88,7 @@ struct setup {
                               fm::on("bottom", wall{}), fm::on("top", wall{}));
   }
   std::vector<double> owned(const fm::dist_function<double>& f) const {
-    const std::vector<double> all = f.local().to_vector();
+    const std::vector<double> all = f.local_values().to_vector();
     return {all.begin(), all.begin() + local.owned_count};
   }
 };
@@ -143,9 +143,9 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     q = fm::zip_with(face_cases::pair_up{}, s.w, s.w * -3.0);                                     \
     s.w.exchange();                                                                               \
     q.exchange();                                                                                 \
-    const auto values = s.w.local().to_vector();                                                  \
-    const auto pairs = q.local().to_vector();                                                     \
-    for (fm::index_t c = s.local.owned_count; c < s.w.local().total_size(); ++c) {                \
+    const auto values = s.w.local_values().to_vector();                                           \
+    const auto pairs = q.local_values().to_vector();                                              \
+    for (fm::index_t c = s.local.owned_count; c < s.w.local_values().total_size(); ++c) {         \
       const auto k = static_cast<std::size_t>(c);                                                 \
       const double expected = face_cases::of_id{}(s.local.global_cell[k]);                        \
       EXPECT_EQ(values[k], expected) << "halo cell " << c;                                        \
@@ -165,7 +165,7 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
                      fm::on("top", face_cases::wall2{}));                                         \
     s.out = s.sum(face_cases::flux{});                                                            \
     const auto scalar = s.owned(s.out);                                                           \
-    const auto both = r.local().to_vector();                                                      \
+    const auto both = r.local_values().to_vector();                                               \
     for (std::size_t c = 0; c < scalar.size(); ++c) {                                             \
       EXPECT_EQ(both[c][0], scalar[c]) << "cell " << c;                                           \
     }                                                                                             \
@@ -173,7 +173,7 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     fm::scatter_faces(t, q, face_cases::flux2{}, fm::on("left", face_cases::hot2{}),              \
                       fm::on("right", face_cases::hot2{}), fm::on("bottom", face_cases::wall2{}), \
                       fm::on("top", face_cases::wall2{}));                                        \
-    const auto scattered = t.local().to_vector();                                                 \
+    const auto scattered = t.local_values().to_vector();                                          \
     for (std::size_t c = 0; c < scalar.size(); ++c) {                                             \
       EXPECT_NEAR(scattered[c][1], both[c][1], 1e-12) << "cell " << c;                            \
     }                                                                                             \

@@ -51,7 +51,7 @@ fm::distributed_layout layout_on(MPI_Comm comm) {
 double value_of(fm::index_t global) { return 10.0 * static_cast<double>(global) + 0.25; }
 
 void fill_owned(fm::dist_function<double>& u, const fm::local_mesh& m) {
-  auto w = u.local().write();
+  auto w = u.local_values().write();
   for (fm::index_t i = 0; i < m.owned_count; ++i) {
     w[i] = value_of(m.global_cell[static_cast<std::size_t>(i)]);
   }
@@ -59,7 +59,7 @@ void fill_owned(fm::dist_function<double>& u, const fm::local_mesh& m) {
 
 // Every halo value equals its owner's.
 void expect_halo_filled(const fm::dist_function<double>& u, const fm::local_mesh& m) {
-  const auto r = u.local().read();
+  const auto r = u.local_values().read();
   for (fm::index_t i = m.owned_count; i < m.cells.cell_count(); ++i) {
     const fm::index_t g = m.global_cell[static_cast<std::size_t>(i)];
     ASSERT_EQ(r[i], value_of(g)) << "halo cell " << i << " (global " << g << ")";
@@ -80,21 +80,21 @@ TEST(layout_lifetime, each_layout_has_its_own_plan_and_context) {
     const fm::distributed_layout lw = layout_on(MPI_COMM_WORLD), ld = layout_on(dup),
                                  ls = layout_on(split);
     fm::dist_function<double> w(lw, "w"), d(ld, "d"), s(ls, "s");
-    EXPECT_NE(&lw.halo(), &ld.halo());
-    EXPECT_NE(&lw.halo(), &ls.halo());
-    EXPECT_NE(&ld.halo(), &ls.halo());
+    EXPECT_NE(&lw.exchange_plan(), &ld.exchange_plan());
+    EXPECT_NE(&lw.exchange_plan(), &ls.exchange_plan());
+    EXPECT_NE(&ld.exchange_plan(), &ls.exchange_plan());
     for (const fm::distributed_layout* l : {&lw, &ld, &ls}) {
       // Its own communicators: the same ranks in the same order, different contexts.
-      for (MPI_Comm c : {l->comm(), l->halo().comm()}) {
+      for (MPI_Comm c : {l->comm(), l->exchange_plan().comm()}) {
         int relation = MPI_UNEQUAL;
         MPI_Comm_compare(c, MPI_COMM_WORLD, &relation);
         EXPECT_EQ(relation, MPI_CONGRUENT);
       }
     }
     for (auto* u : {&w, &d, &s}) {
-      fill_owned(*u, u->layout().local());
+      fill_owned(*u, u->layout().mesh());
       u->exchange();
-      expect_halo_filled(*u, u->layout().local());
+      expect_halo_filled(*u, u->layout().mesh());
     }
     // Functions of two layouts (even of the same mesh) do not meet in one expression: the
     // refusal names both, before any message.
@@ -114,7 +114,7 @@ TEST(layout_lifetime, each_layout_has_its_own_plan_and_context) {
       }
     }
     EXPECT_TRUE(w.halo_stale()) << "refused before the exchange";
-    EXPECT_FALSE(lw.halo().in_flight());
+    EXPECT_FALSE(lw.exchange_plan().in_flight());
     EXPECT_THROW(sum = w + d, fm::error) << "own-index reads of another layout too";
   }
   MPI_Comm_free(&split);
@@ -125,7 +125,7 @@ TEST(layout_lifetime, a_layout_outlives_the_communicator_it_was_distributed_over
   MPI_Comm first = dup_world();
   const MPI_Comm first_handle = first;
   fm::dist_function<double> u(layout_on(first), "u");
-  const fm::local_mesh& m = u.layout().local();
+  const fm::local_mesh& m = u.layout().mesh();
   fill_owned(u, m);
   MPI_Comm_free(&first);  // u's layout keeps its own duplicate
   u.exchange();
@@ -138,7 +138,7 @@ TEST(layout_lifetime, a_layout_outlives_the_communicator_it_was_distributed_over
   }
   {
     fm::dist_function<double> v(layout_on(second), "v");
-    EXPECT_NE(&v.layout().halo(), &u.layout().halo());
+    EXPECT_NE(&v.layout().exchange_plan(), &u.layout().exchange_plan());
     fill_owned(v, m);
     v.exchange();
     expect_halo_filled(v, m);
@@ -158,22 +158,22 @@ TEST(layout_lifetime, functions_share_the_layout_they_were_made_from) {
   EXPECT_TRUE(b.layout() == a.layout());
   fm::dist_function<double> moved = std::move(a);
   EXPECT_TRUE(moved.layout() == layout);
-  fill_owned(moved, layout.local());
+  fill_owned(moved, layout.mesh());
   const fm::dist_function<double> copy = moved;  // a deep copy, same layout
   EXPECT_TRUE(copy.layout() == layout);
   EXPECT_TRUE(copy.halo_stale()) << "moved's halo was dirty: so is the copy's";
   moved.exchange();
   const fm::dist_function<double> clean = moved;
   EXPECT_FALSE(clean.halo_stale()) << "a clean halo is copied clean";
-  expect_halo_filled(clean, layout.local());
+  expect_halo_filled(clean, layout.mesh());
   EXPECT_EQ(clean.exchange_count(), 0u);
 }
 
 TEST(halo_plan_errors, local_errors_name_the_rank) {
   EXPECT_EQ(fm::mpi::rank_prefix(), my_prefix());
   const fm::distributed_layout layout = layout_on(MPI_COMM_WORLD);
-  const fm::local_mesh& m = layout.local();
-  fm::halo_plan* plan = &layout.halo();
+  const fm::local_mesh& m = layout.mesh();
+  fm::halo_plan* plan = &layout.exchange_plan();
   fm::grid_function<double> wrong(m.owned_count + 1, 0, "wrong");
   try {
     plan->exchange(wrong, sizeof(double));
@@ -216,8 +216,8 @@ TEST_P(halo_plan_failure, abandons_the_plan_and_names_rank_and_call) {
   if (world_size() == 1) GTEST_SKIP() << "no messages at one rank";
   // A layout of its own: its plan is abandoned for good.
   const fm::distributed_layout layout = layout_on(MPI_COMM_WORLD);
-  const fm::local_mesh& m = layout.local();
-  fm::halo_plan* plan = &layout.halo();
+  const fm::local_mesh& m = layout.mesh();
+  fm::halo_plan* plan = &layout.exchange_plan();
   ASSERT_GT(plan->neighbour_count(), 0u) << "every rank must use the injected failure";
   fm::dist_function<double> u(layout, "u");
   fill_owned(u, m);

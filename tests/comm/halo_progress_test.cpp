@@ -74,7 +74,7 @@ TEST(halo_progress, chunked_and_single_loops_give_the_same_bits) {
     const auto exchanges = u.exchange_count();
     v = fm::_(left_neighbour{}) / fm::pure(fm::pr(u)) * fm::index();
     EXPECT_EQ(u.exchange_count(), exchanges + 1) << chunks;
-    results.push_back(v.local().to_vector());
+    results.push_back(v.local_values().to_vector());
     results.back().resize(static_cast<std::size_t>(layout.owned_count()));
   }
   fm::set_halo_progress_chunks(before);

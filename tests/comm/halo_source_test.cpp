@@ -73,7 +73,7 @@ double value_of(fm::index_t global) { return 1000.0 * static_cast<double>(global
 struct setup {
   setup()
       : layout(fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(16, 12); })),
-        local(layout.local()),
+        local(layout.mesh()),
         source(local.owned_count, local.cells.cell_count()) {
     for (fm::index_t i = 0; i < local.owned_count; ++i) source[i] = value_of(global(i));
     source.note_write();
@@ -95,7 +95,7 @@ struct setup {
 
 TEST(halo_source, a_plan_moves_a_new_storage_kind) {
   setup s;
-  fm::halo_plan& plan = s.layout.halo();
+  fm::halo_plan& plan = s.layout.exchange_plan();
   const fm::halo_field fields[] = {{&s.source, sizeof(double)}};
   plan.exchange(fields);
   s.expect_halo_filled();
@@ -114,10 +114,11 @@ TEST(halo_source, shares_a_round_with_a_grid_function) {
     auto w = u.write();
     for (fm::index_t i = 0; i < s.local.owned_count; ++i) w[i] = -value_of(s.global(i));
   }
-  const fm::halo_field fields[] = {{&u.local(), sizeof(double)}, {&s.source, sizeof(double)}};
-  s.layout.halo().exchange(fields);
+  const fm::halo_field fields[] = {{&u.local_values(), sizeof(double)},
+                                   {&s.source, sizeof(double)}};
+  s.layout.exchange_plan().exchange(fields);
   s.expect_halo_filled();
-  const auto ur = u.local().read();
+  const auto ur = u.local_values().read();
   for (fm::index_t i = s.local.owned_count; i < s.local.cells.cell_count(); ++i) {
     ASSERT_EQ(ur[i], -value_of(s.global(i)));
   }

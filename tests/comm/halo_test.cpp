@@ -37,7 +37,7 @@ struct setup_of {
   explicit setup_of(bool tets)
       : global(make_mesh(tets)),
         layout(fm::distribute_generated(MPI_COMM_WORLD, [tets] { return make_mesh(tets); })),
-        local(layout.local()) {}
+        local(layout.mesh()) {}
   fm::mesh global;
   fm::distributed_layout layout;
   const fm::local_mesh& local;
@@ -81,7 +81,7 @@ const auto average = fm::_([](fm::proxy<const double> u, neighbour_list n) {
 
 template <class T>
 void fill_owned(fm::dist_function<T>& u, const fm::local_mesh& m, auto value) {
-  auto w = u.local().write();
+  auto w = u.local_values().write();
   for (fm::index_t i = 0; i < m.owned_count; ++i) {
     w[i] = value(m.global_cell[static_cast<std::size_t>(i)]);
   }
@@ -105,7 +105,8 @@ TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
   const fm::local_mesh& m = s.local;
   fm::dist_function<double> u(s.layout, "u");
   fm::dist_function<fm::vec<double, 3>> v(s.layout, "v");
-  EXPECT_EQ(&u.layout().halo(), &v.layout().halo()) << "one plan per layout, shared";
+  EXPECT_EQ(&u.layout().exchange_plan(), &v.layout().exchange_plan())
+      << "one plan per layout, shared";
   if (world_size() > 1) {
     EXPECT_GT(m.halo_count(), 0);
   }
@@ -120,8 +121,8 @@ TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
   v.exchange();
   EXPECT_FALSE(u.halo_stale());
   EXPECT_FALSE(v.halo_stale());
-  const auto ur = u.local().read();
-  const auto vr = v.local().read();
+  const auto ur = u.local_values().read();
+  const auto vr = v.local_values().read();
   for (fm::index_t i = m.owned_count; i < m.cells.cell_count(); ++i) {
     const fm::index_t g = m.global_cell[static_cast<std::size_t>(i)];
     ASSERT_EQ(ur[i], value_of(g)) << "halo cell " << i << " (global " << g << ")";
@@ -132,18 +133,18 @@ TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
 TEST_P(halo, several_fields_in_one_round) {
   const setup_of s(GetParam());
   const fm::local_mesh& m = s.local;
-  fm::halo_plan* plan = &s.layout.halo();
+  fm::halo_plan* plan = &s.layout.exchange_plan();
   fm::dist_function<double> a(s.layout, "a");
   fm::dist_function<fm::vec<double, 2>> b(s.layout, "b");
   fill_owned(a, m, value_of);
   fill_owned(b, m, [](fm::index_t g) { return fm::vec<double, 2>{value_of(g), -value_of(g)}; });
   const auto rounds = plan->exchange_count();
-  const fm::halo_field fields[] = {{&a.local(), sizeof(double)},
-                                   {&b.local(), sizeof(fm::vec<double, 2>)}};
+  const fm::halo_field fields[] = {{&a.local_values(), sizeof(double)},
+                                   {&b.local_values(), sizeof(fm::vec<double, 2>)}};
   plan->exchange(fields);
   EXPECT_EQ(plan->exchange_count(), rounds + 1);
-  const auto ar = a.local().read();
-  const auto br = b.local().read();
+  const auto ar = a.local_values().read();
+  const auto br = b.local_values().read();
   for (fm::index_t i = m.owned_count; i < m.cells.cell_count(); ++i) {
     const double x = value_of(m.global_cell[static_cast<std::size_t>(i)]);
     ASSERT_EQ(ar[i], x);
@@ -164,7 +165,7 @@ TEST_P(halo, exchanges_only_when_stale) {
   v = average / fm::pure(fm::pr(u)) * nbr;  // not stale: no exchange
   u.exchange();
   EXPECT_EQ(u.exchange_count(), 1u);
-  v = 2.0 * v.local();  // v is not read through a proxy: nothing to exchange
+  v = 2.0 * v.local_values();  // v is not read through a proxy: nothing to exchange
   EXPECT_EQ(v.exchange_count(), 0u);
   u += 1.0;  // a write makes u stale again
   EXPECT_TRUE(u.halo_stale());
@@ -192,7 +193,7 @@ TEST_P(halo, a_write_on_one_rank_then_mark_halo_stale_everywhere_is_exchanged_by
   v = average / fm::pure(fm::pr(u)) * nbr;  // dirty everywhere: a round for all
   EXPECT_EQ(u.exchange_count(), rounds + 1);
   // Halo copies of rank 0's cells carry the new values.
-  const auto values = u.local().to_vector();
+  const auto values = u.local_values().to_vector();
   for (fm::index_t c = m.owned_count; c < m.cells.cell_count(); ++c) {
     const fm::index_t g = m.global_cell[static_cast<std::size_t>(c)];
     const bool from_rank_0 = c >= m.halo_owner_offsets[0] && c < m.halo_owner_offsets[1];
@@ -228,8 +229,8 @@ TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
   split = average / fm::pure(fm::pr(u)) * nbr;  // split phase: interior, exchange, boundary
   // The same after a plain exchange and one full framework loop over the owned cells.
   fm::grid_function<double> plain(m.owned_count, m.halo_count(), "plain");
-  plain = average / fm::pure(fm::pr(u.local())) * nbr;
-  const auto sr = split.local().read();
+  plain = average / fm::pure(fm::pr(u.local_values())) * nbr;
+  const auto sr = split.local_values().read();
   const auto pr_ = plain.read();
   for (fm::index_t i = 0; i < m.owned_count; ++i) {
     const fm::index_t g = m.global_cell[static_cast<std::size_t>(i)];
@@ -245,7 +246,7 @@ TEST_P(halo, aliasing_assignment_is_refused_before_any_message) {
   auto left = fm::_([](fm::proxy<const double> p, fm::index_t i) { return p[i > 0 ? i - 1 : i]; });
   EXPECT_THROW(u = left / fm::pure(fm::pr(u)) * fm::index(), fm::aliasing_error);
   EXPECT_EQ(u.exchange_count(), 0u);
-  EXPECT_FALSE(u.layout().halo().in_flight());
+  EXPECT_FALSE(u.layout().exchange_plan().in_flight());
 }
 
 TEST(halo_plan, a_layout_has_one_plan_that_lives_while_a_function_uses_it) {
@@ -253,10 +254,10 @@ TEST(halo_plan, a_layout_has_one_plan_that_lives_while_a_function_uses_it) {
     const setup_of s(false);
     return fm::dist_function<double>(s.layout, "kept");
   }();  // the layout handle is gone, the function keeps the layout alive
-  fill_owned(kept, kept.layout().local(), value_of);
+  fill_owned(kept, kept.layout().mesh(), value_of);
   kept.exchange();
-  const fm::local_mesh& m = kept.layout().local();
-  const auto r = kept.local().read();
+  const fm::local_mesh& m = kept.layout().mesh();
+  const auto r = kept.local_values().read();
   for (fm::index_t i = m.owned_count; i < m.cells.cell_count(); ++i) {
     ASSERT_EQ(r[i], value_of(m.global_cell[static_cast<std::size_t>(i)]));
   }

@@ -67,7 +67,7 @@ struct setup {
   }
   void expect_same_owned(const fm::dist_function<double>& a,
                          const fm::paged_dist_function<double>& b, const std::string& what) const {
-    const auto want = a.local().to_vector(), got = b.to_vector();
+    const auto want = a.local_values().to_vector(), got = b.to_vector();
     ASSERT_EQ(got.size(), static_cast<std::size_t>(owned));
     for (fm::index_t c = 0; c < owned; ++c) {
       const auto k = static_cast<std::size_t>(c);
@@ -80,20 +80,20 @@ struct setup {
 TEST(paged_dist_function, is_cut_into_more_pages_than_it_caches) {
   setup s;
   EXPECT_EQ(s.pu.owned_size(), s.owned);
-  EXPECT_EQ(s.pu.local().size(), s.total);
+  EXPECT_EQ(s.pu.local_values().size(), s.total);
   EXPECT_GE(s.pu.pages(), 4 * s.pages.cached);
   EXPECT_TRUE(s.pu.halo_stale());
 }
 
 TEST(paged_dist_function, a_face_sum_gives_the_in_memory_bits_and_halo) {
   setup s;
-  const auto rounds = s.layout.halo().exchange_count();
+  const auto rounds = s.layout.exchange_plan().exchange_count();
   s.v = s.u + 0.01 * s.rhs_of(s.u);
   s.pv = s.pu + 0.01 * s.rhs_of(s.pu);
   s.expect_same_owned(s.v, s.pv, "v = u + 0.01 rhs(u)");
   EXPECT_EQ(s.pu.exchange_count(), 1u);
   EXPECT_FALSE(s.pu.halo_stale());
-  EXPECT_EQ(s.layout.halo().exchange_count(), rounds + 2);  // one round each
+  EXPECT_EQ(s.layout.exchange_plan().exchange_count(), rounds + 2);  // one round each
   // The halo came through the cache: the owners' values, as in memory.
   const auto halo = s.u.read();
   for (fm::index_t c = s.owned; c < s.total; ++c) {
@@ -191,7 +191,7 @@ TEST(paged_dist_function, a_failed_pack_throws_on_its_rank_and_hangs_no_other) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size == 1) GTEST_SKIP() << "needs a neighbour to send to";
-  const auto& store = static_cast<const fm::file_store&>(s.pu.local().array().store());
+  const auto& store = static_cast<const fm::file_store&>(s.pu.local_values().array().store());
   if (rank == 0) {
     ASSERT_EQ(::ftruncate(store.native_handle(), 0), 0);
     EXPECT_THROW(s.pu.exchange(), fm::store_error);

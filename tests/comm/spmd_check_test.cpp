@@ -23,8 +23,8 @@ using test_support::world_size;
 // u's halo holds u's owners' values: global cell id + 0.5 (+ 1 on rank 0's cells when
 // `rank_0_bumped`).
 void expect_halo_of_ids(const fm::dist_function<double>& u, bool rank_0_bumped) {
-  const fm::local_mesh& m = u.layout().local();
-  const auto values = u.local().to_vector();
+  const fm::local_mesh& m = u.layout().mesh();
+  const auto values = u.local_values().to_vector();
   for (fm::index_t c = m.owned_count; c < m.cells.cell_count(); ++c) {
     const auto k = static_cast<std::size_t>(c);
     const bool from_0 = c >= m.halo_owner_offsets[0] && c < m.halo_owner_offsets[1];
@@ -35,7 +35,7 @@ void expect_halo_of_ids(const fm::dist_function<double>& u, bool rank_0_bumped) 
 }
 
 void fill_ids(fm::dist_function<double>& u) {
-  const fm::local_mesh& m = u.layout().local();
+  const fm::local_mesh& m = u.layout().mesh();
   auto w = u.write();
   for (fm::index_t c = 0; c < m.owned_count; ++c) {
     w[c] = static_cast<double>(m.global_cell[static_cast<std::size_t>(c)]) + 0.5;
@@ -56,7 +56,7 @@ TEST(spmd_check, a_write_on_rank_0_only_fails_every_rank_naming_function_and_ran
   p.u.exchange();
   fm::dist_function<double> v(p.layout, "v");
   v = p.rhs(p.u);  // clean everywhere: agreed, no round
-  const auto rounds = p.layout.halo().exchange_count();
+  const auto rounds = p.layout.exchange_plan().exchange_count();
   if (world_rank() == 0) {
     auto w = p.u.write();  // a host write on rank 0 alone, and no mark_halo_stale()
     w[0] += 1.0;
@@ -73,12 +73,12 @@ TEST(spmd_check, a_write_on_rank_0_only_fails_every_rank_naming_function_and_ran
     EXPECT_NE(message.find("mark_halo_stale()"), std::string::npos) << message;
   }
   EXPECT_LT(MPI_Wtime() - started, 5.0) << "fails at once, not after a timeout";
-  EXPECT_EQ(p.layout.halo().exchange_count(), rounds) << "no round was started";
-  EXPECT_FALSE(p.layout.halo().in_flight());
+  EXPECT_EQ(p.layout.exchange_plan().exchange_count(), rounds) << "no round was started";
+  EXPECT_FALSE(p.layout.exchange_plan().in_flight());
   // The documented repair: every rank marks the halo stale; the next read exchanges.
   p.u.mark_halo_stale();
   v = p.rhs(p.u);
-  EXPECT_EQ(p.layout.halo().exchange_count(), rounds + 1);
+  EXPECT_EQ(p.layout.exchange_plan().exchange_count(), rounds + 1);
   fm::set_spmd_check(false);
 }
 
@@ -92,7 +92,7 @@ TEST(spmd_check, an_error_on_one_rank_before_sending_fails_every_rank) {
                                     world_rank() == 0 ? 0 : halo, "weights");
   weights = 1.0;
   fm::dist_function<double> v(p.layout, "v");
-  const auto rounds = p.layout.halo().exchange_count();
+  const auto rounds = p.layout.exchange_plan().exchange_count();
   try {
     v = p.rhs(p.u) * weights;  // u is dirty: without the check, rank 0 would fail alone
     ADD_FAILURE() << "rank " << world_rank() << ": no error";
@@ -100,7 +100,7 @@ TEST(spmd_check, an_error_on_one_rank_before_sending_fails_every_rank) {
     EXPECT_EQ(e.failing_rank(), 0) << e.what();
     EXPECT_NE(std::string(e.what()).find("'weights'"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(p.layout.halo().exchange_count(), rounds) << "refused before any message";
+  EXPECT_EQ(p.layout.exchange_plan().exchange_count(), rounds) << "refused before any message";
   EXPECT_TRUE(p.u.halo_stale());
   fm::set_spmd_check(false);
 }
@@ -134,7 +134,7 @@ TEST(spmd_check, agreeing_ranks_pass_the_check_with_the_same_results) {
   a = checked.rhs(checked.u);
   fm::set_spmd_check(false);
   b = trusted.rhs(trusted.u);
-  const auto x = a.local().to_vector(), y = b.local().to_vector();
+  const auto x = a.local_values().to_vector(), y = b.local_values().to_vector();
   for (fm::index_t c = 0; c < checked.layout.owned_count(); ++c) {
     ASSERT_EQ(x[static_cast<std::size_t>(c)], y[static_cast<std::size_t>(c)]) << "cell " << c;
   }

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/comm/distribute.hpp>
+#include <funcmesh/partition/builtin_meshes.hpp>
+
 #include "collective_counter.hpp"
 #include "heat_like.hpp"
 
@@ -32,7 +35,7 @@ step_counts run_steps(heat_like::problem& p, int steps) {
           [](const auto& now, const auto& before) { return fm::global_norm2(now - before); }),
       time::on_progress([&](const time::step_info&) {
         counts.collectives.push_back(collective_counter::total());
-        counts.rounds.push_back(p.layout.halo().exchange_count());
+        counts.rounds.push_back(p.layout.exchange_plan().exchange_count());
       }));
   return counts;
 }
@@ -79,6 +82,30 @@ TEST(spmd_collective_count, the_check_mode_adds_one_allreduce_per_distributed_as
     EXPECT_EQ(counts.collectives[k] - counts.collectives[k - 1], 2u + 7u);
     EXPECT_EQ(counts.rounds[k] - counts.rounds[k - 1], 3u);
   }
+}
+
+// prepare_faces is the layout's one collective after construction: it builds the faces and
+// the cell geometry (cell_size() exchanges its halo), and afterwards faces(), volume(),
+// centroid() and cell_size() send nothing, in any order, on any rank.
+TEST(spmd_collective_count, after_prepare_faces_the_layouts_geometry_sends_nothing) {
+  const fm::distributed_layout layout =
+      fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(12, 9); });
+  const std::uint64_t before = collective_counter::total();
+  const std::uint64_t rounds_before = layout.exchange_plan().exchange_count();
+  (void)layout.prepare_faces();
+  EXPECT_GT(collective_counter::total(), before) << "prepare_faces agrees over the ranks";
+  EXPECT_EQ(layout.exchange_plan().exchange_count(), rounds_before + 1) << "cell_size's halo";
+  const std::uint64_t prepared = collective_counter::total();
+  const std::uint64_t rounds_prepared = layout.exchange_plan().exchange_count();
+  double sum = 0;
+  if (layout.rank() % 2 == 0) {
+    sum += layout.cell_size().read()[0] + layout.volume().read()[0];
+  } else {
+    sum += layout.centroid().read()[0][0] + layout.faces().owned_count();
+  }
+  EXPECT_GT(sum, 0.0);
+  EXPECT_EQ(collective_counter::total(), prepared) << named_counts();
+  EXPECT_EQ(layout.exchange_plan().exchange_count(), rounds_prepared);
 }
 
 }  // namespace

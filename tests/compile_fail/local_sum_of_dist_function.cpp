@@ -9,7 +9,7 @@ double total(const fm::distributed_layout& layout) {
   fm::dist_function<double> u(layout, "u");
   u = 1.0;
 #if defined(FUNCMESH_CONTROL)
-  return fm::global_sum(u) + fm::sum(u.local());
+  return fm::global_sum(u) + fm::sum(u.local_values());
 #else
   return fm::sum(u);
 #endif

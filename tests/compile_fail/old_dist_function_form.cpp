@@ -9,7 +9,7 @@ double total(const fm::distributed_layout& layout) {
 #if defined(FUNCMESH_CONTROL)
   fm::dist_function<double> u(layout, "u");
 #else
-  fm::dist_function<double> u(MPI_COMM_WORLD, layout.local(), "u");
+  fm::dist_function<double> u(MPI_COMM_WORLD, layout.mesh(), "u");
 #endif
   u = 1.0;
   return fm::global_sum(u);

@@ -8,7 +8,7 @@ namespace fm = funcmesh;
 fm::index_t owned(const fm::mesh& global) {
 #if defined(FUNCMESH_CONTROL)
   const fm::distributed_layout layout = fm::distribute(MPI_COMM_WORLD, global);
-  return layout.local().owned_count;
+  return layout.mesh().owned_count;
 #else
   const fm::distributed_mesh dm = fm::distribute(MPI_COMM_WORLD, global);
   return dm.local.owned_count;

@@ -54,10 +54,10 @@ void write_series(const fs::path& dir, const std::string& base, const fm::distri
   fm::vtk_series series(dir, base);
   for (double time : {0.0, 0.5}) {
     {
-      auto uw = u.local().write();
-      auto vw = velocity.local().write();
-      for (fm::index_t c = 0; c < dm.local().owned_count; ++c) {
-        const fm::index_t g = dm.local().global_cell[static_cast<std::size_t>(c)];
+      auto uw = u.local_values().write();
+      auto vw = velocity.local_values().write();
+      for (fm::index_t c = 0; c < dm.mesh().owned_count; ++c) {
+        const fm::index_t g = dm.mesh().global_cell[static_cast<std::size_t>(c)];
         uw[c] = u_of(g, time);
         vw[c] = velocity_of(g);
       }
@@ -127,15 +127,15 @@ TEST(png_output, field_and_partition_pictures_from_every_rank) {
   });
   fm::dist_function<double> u(dm, "u");
   {
-    auto w = u.local().write();
-    for (fm::index_t c = 0; c < dm.local().owned_count; ++c) {
-      w[c] = static_cast<double>(dm.local().global_cell[static_cast<std::size_t>(c)]);
+    auto w = u.local_values().write();
+    for (fm::index_t c = 0; c < dm.mesh().owned_count; ++c) {
+      w[c] = static_cast<double>(dm.mesh().global_cell[static_cast<std::size_t>(c)]);
     }
   }
   fm::write_png(dir / "u.png", dm, u, {.picture = {.width = 500}});
   fm::write_partition_png(dir / "partition.png", dm);
   fm::dist_function<fm::vec<double, 2>> pair(dm, "pair");
-  pair.local().write();
+  pair.local_values().write();
   fm::write_png(dir / "component.png", dm, pair, 1);
   EXPECT_THROW(fm::write_png(dir / "component.png", dm, pair, 2), fm::mpi::collective_error);
   const auto hex = fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box3d_hex(6, 6, 4); });

@@ -23,7 +23,7 @@ namespace {
 std::optional<io::slice_plane> plane_for(const distributed_layout& m,
                                          const io::unstructured_piece& piece,
                                          const png_output_options& options) {
-  int dimension = m.local().cells.dimension;
+  int dimension = m.mesh().cells.dimension;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &dimension, 1, MPI_INT, MPI_MAX, m.comm()), "MPI_Allreduce",
             m.comm());
   if (dimension < 3) return std::nullopt;
@@ -57,12 +57,12 @@ gathered gather(const distributed_layout& m, std::span<const double> owned_value
                 const png_output_options& options, const std::filesystem::path& file) {
   const mpi::communicator comm(m.comm());
   std::string failure;
-  if (static_cast<index_t>(owned_values.size()) != m.local().owned_count) {
+  if (static_cast<index_t>(owned_values.size()) != m.mesh().owned_count) {
     failure = "funcmesh::write_png(" + file.string() + "): " + std::to_string(owned_values.size()) +
-              " values for " + std::to_string(m.local().owned_count) + " owned cells";
+              " values for " + std::to_string(m.mesh().owned_count) + " owned cells";
   }
   mpi::agree(comm, failure);
-  const io::unstructured_piece piece = owned_vtk_piece(m.local());
+  const io::unstructured_piece piece = owned_vtk_piece(m.mesh());
   const std::optional<io::slice_plane> plane = plane_for(m, piece, options);
   io::polygon_set mine;
   std::exception_ptr cut_failure;
@@ -146,7 +146,7 @@ void write_png(const std::filesystem::path& file, const distributed_layout& m,
 
 void write_png(const std::filesystem::path& file, const distributed_layout& m,
                const dist_function<double>& field, const png_output_options& options) {
-  const auto values = field.local().read();
+  const auto values = field.local_values().read();
   write_png(file, m,
             std::span<const double>(values.data(), static_cast<std::size_t>(field.owned_size())),
             options);
@@ -154,7 +154,7 @@ void write_png(const std::filesystem::path& file, const distributed_layout& m,
 
 void write_partition_png(const std::filesystem::path& file, const distributed_layout& m,
                          const png_output_options& options) {
-  const std::vector<double> rank(static_cast<std::size_t>(m.local().owned_count), m.rank());
+  const std::vector<double> rank(static_cast<std::size_t>(m.mesh().owned_count), m.rank());
   const gathered all = gather(m, rank, options, file);
   mpi::on_root_agreed(mpi::communicator(m.comm()), [&] {
     std::vector<std::int64_t> categories(all.values.begin(), all.values.end());

@@ -59,12 +59,12 @@ std::filesystem::path vtk_series::write_fields(double time, const distributed_la
 
   std::exception_ptr piece_failure;
   try {
-    const index_t owned = m.local().owned_count;
-    const io::unstructured_piece piece = owned_vtk_piece(m.local());
+    const index_t owned = m.mesh().owned_count;
+    const io::unstructured_piece piece = owned_vtk_piece(m.mesh());
     const std::vector<std::int32_t> partition(static_cast<std::size_t>(owned), m.rank());
     std::vector<io::cell_field> all(fields.begin(), fields.end());
     all.push_back(io::scalar_field("partition", std::span<const std::int32_t>(partition)));
-    std::span<const std::int64_t> global(m.local().global_cell.data(),
+    std::span<const std::int64_t> global(m.mesh().global_cell.data(),
                                          static_cast<std::size_t>(owned));
     if (options_.global_cell) all.push_back(io::scalar_field("global_cell", global));
     io::write_vtu(directory_ / piece_name(step, m.rank()), piece, all);

@@ -203,7 +203,7 @@ inline void proxies_and_aliasing() {
   {
     fm::token holder;
     fm::binder b(fm::host_space, holder);
-    auto bound = (left_neighbour / fm::pure(fm::pr(u)) * fm::index()).bind(b);
+    auto bound = (left_neighbour / fm::pure(fm::pr(u)) * fm::index()).bind_to(b);
     static_assert(FUNCMESH_KERNEL_COPYABLE(decltype(bound)));
     (void)bound;
   }

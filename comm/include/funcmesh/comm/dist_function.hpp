@@ -47,7 +47,7 @@ class dist_function {
   // A deep copy on the same layout (owned and halo values; a clean halo stays clean).
   dist_function(const dist_function& other)
       : values_(std::make_unique<holder>(other.layout(), other.name())) {
-    values_->local = other.local();
+    values_->local = other.local_values();
     if (!other.halo_stale()) values_->state.mark_exchanged();
   }
   // Moves keep the values' address (expressions built on them stay valid). A moved-from
@@ -67,8 +67,20 @@ class dist_function {
   const std::string& name() const { return held().local.name(); }
   // The local values: owned [0, owned_size()), then the halo. Writing them (any
   // assignment, write()) makes the halo dirty.
-  grid_function<T, Tag>& local() { return held().local; }
-  const grid_function<T, Tag>& local() const { return held().local; }
+  grid_function<T, Tag>& local_values() { return held().local; }
+  const grid_function<T, Tag>& local_values() const { return held().local; }
+  [[deprecated(
+      "write u.local_values() (the name local() was shared with the layout's "
+      "mesh)")]] grid_function<T, Tag>&
+  local() {
+    return local_values();
+  }
+  [[deprecated(
+      "write u.local_values() (the name local() was shared with the layout's "
+      "mesh)")]] const grid_function<T, Tag>&
+  local() const {
+    return local_values();
+  }
   index_t owned_size() const { return held().local.owned_size(); }
   index_t interior_size() const { return layout().interior_count(); }
   // Host access to every local value; write() counts as a write (the halo is then dirty).
@@ -82,7 +94,13 @@ class dist_function {
   void mark_halo_stale() { held().state.mark_stale(); }
   // Rounds that refreshed this function's halo.
   std::uint64_t exchange_count() const { return held().state.exchanges(); }
-  halo_state& halo() const { return held().state; }
+  // This function's side of the halo: dirty or clean, rounds, its pack/unpack source.
+  halo_state& halo_status() const { return held().state; }
+  [[deprecated(
+      "write u.halo_status() (layout.exchange_plan() is the layout's exchange)")]] halo_state&
+  halo() const {
+    return halo_status();
+  }
 
   // Fills the halo from the owners when dirty (decided locally; see spmd_check.hpp).
   // Collective over the layout. Const, as reading u in an assignment is: the halo holds
@@ -107,27 +125,27 @@ class dist_function {
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator+=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), add_to(local(), e));
+    detail::run_distributed<Compiler>({}, layout(), add_to(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator-=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), subtract_from(local(), e));
+    detail::run_distributed<Compiler>({}, layout(), subtract_from(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator*=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), multiply_by(local(), e));
+    detail::run_distributed<Compiler>({}, layout(), multiply_by(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator/=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), divide_by(local(), e));
+    detail::run_distributed<Compiler>({}, layout(), divide_by(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   void assign(const E& e, const executor& on = default_executor<Compiler>()) {
-    detail::run_distributed<Compiler>(run_options{.on = on}, layout(), set(local(), e));
+    detail::run_distributed<Compiler>(run_options{.on = on}, layout(), set(local_values(), e));
   }
 
   friend void swap(dist_function& a, dist_function& b) noexcept { a.values_.swap(b.values_); }
@@ -159,11 +177,11 @@ template <class T, class Tag>
 inline constexpr bool is_dist_function_v<dist_function<T, Tag>> = true;
 
 // Statements on distributed functions, for run(options, s...) (distributed_assign.hpp).
-#define FUNCMESH_DIST_STATEMENT(name)                                               \
-  template <class T, class Tag, class E>                                            \
-  auto name(dist_function<T, Tag>& target, const E& expression) {                   \
-    using plain = decltype(name(target.local(), expression));                       \
-    return dist_statement<plain>{name(target.local(), expression), &target.halo()}; \
+#define FUNCMESH_DIST_STATEMENT(name)                                                             \
+  template <class T, class Tag, class E>                                                          \
+  auto name(dist_function<T, Tag>& target, const E& expression) {                                 \
+    using plain = decltype(name(target.local_values(), expression));                              \
+    return dist_statement<plain>{name(target.local_values(), expression), &target.halo_status()}; \
   }
 FUNCMESH_DIST_STATEMENT(set)
 FUNCMESH_DIST_STATEMENT(add_to)
@@ -187,7 +205,7 @@ const dist_function<T, Tag>& values(const dist_function<T, Tag>& u) {
 // assignment reading it exchanges u's halo first when dirty.
 template <class T, class Tag>
 proxy_source<T, Tag> pr(const dist_function<T, Tag>& u) {
-  return {&u.local(), &u.halo()};
+  return {&u.local_values(), &u.halo_status()};
 }
 
 }  // namespace funcmesh

@@ -36,7 +36,8 @@ inline constexpr bool always_false_v = false;
 // communicator holds its own part of the same layout; collective operations on it (an
 // exchange, a global reduction, the first faces()) must be called on every rank, in the
 // same order: the SPMD contract (docs/distributed.md). Collective members say so:
-// construction, prepare_faces, the first faces() / volume() / centroid() / cell_size().
+// construction, prepare_faces (and, on a layout never prepared, the first faces() /
+// volume() / centroid() / cell_size(), which prepare it).
 class distributed_layout {
  public:
   // The layout of `local` on `comm`, for distribute(); collective over `comm`: it
@@ -50,7 +51,14 @@ class distributed_layout {
   MPI_Comm comm() const;
   int rank() const;
   int size() const;
-  const local_mesh& local() const;
+  // This rank's part of the mesh: owned cells, then halo cells, with their nodes.
+  const local_mesh& mesh() const;
+  [[deprecated(
+      "write layout.mesh() (the name local() was shared with a function's "
+      "values)")]] const local_mesh&
+  local() const {
+    return mesh();
+  }
   // Cells of this rank: owned [0, owned_count()), of which [0, interior_count()) have no
   // halo neighbour, then halo cells up to total_count().
   index_t owned_count() const;
@@ -71,13 +79,21 @@ class distributed_layout {
   void require_groups(const std::vector<std::string>& names) const;
 
   // The exchange of this layout's halo, shared by every distributed function on it.
-  halo_plan& halo() const;
+  halo_plan& exchange_plan() const;
+  [[deprecated(
+      "write layout.exchange_plan() (u.halo_status() is a function's halo state)")]] halo_plan&
+  halo() const {
+    return exchange_plan();
+  }
   // Collective: builds the face loops' faces storing the geometry `stored` asks for
   // (face_geometry::minimal() for Airfoil-like fluxes, to save memory), every rank agreeing
-  // that its part's domain boundary is tagged, and returns them. Call it on every rank,
-  // once, before the first face loop (programs on app::load do it after loading). A later
-  // call returns the same set, with no message, and throws if it lacks something `stored`
-  // asks for (every rank alike): prepare with everything the solver reads.
+  // that its part's domain boundary is tagged, and with them the cell geometry they store
+  // (volume() and cell_size() with cell_volume, centroid() with cell_centroid: 1 + 1 + 3
+  // doubles per local cell). Call it on every rank, once, before the first face loop or
+  // geometry read (programs on app::load do it after loading); afterwards faces(),
+  // volume(), centroid() and cell_size() send no message. A later call returns the same
+  // set, with no message, and throws if it lacks something `stored` asks for (every rank
+  // alike): prepare with everything the solver reads.
   const face_set& prepare_faces(const face_geometry& stored = {}) const;
   // Whether prepare_faces (or a first faces()) has run: then faces() sends no message.
   bool faces_prepared() const;
@@ -92,9 +108,8 @@ class distributed_layout {
   // The cells' geometry as grid functions (owned and halo) for expressions: each cell's
   // volume (area in 2-D: rhs / volume()), centroid (u = fmap(initial, centroid())) and
   // size, 2 * dimension * volume / surface (the edge of a square or cube, the diameter of
-  // a triangle's inscribed circle: the length of a CFL condition). Each is built on first
-  // use (after faces(), which it calls), which is collective likewise (cell_size()
-  // exchanges its halo): call them first on every rank, e.g. right after prepare_faces.
+  // a triangle's inscribed circle: the length of a CFL condition). Built by prepare_faces;
+  // on a layout not prepared, the first of them prepares it as faces() does (collective).
   // They throw if the faces were prepared without what they need (face_geometry::
   // cell_volume for volume() and cell_size(), cell_centroid for centroid()). The same bits
   // on every rank count.

@@ -99,8 +99,8 @@ class face_flux_field {
     const executor chosen = exec::effective_executor(on, serial_only);
     token holder;
     binder b(chosen.space(), holder);
-    const auto bound = input.bind(b);
-    const face_set_view arrays = faces_->bind(chosen.space(), holder);
+    const auto bound = input.bind_to(b);
+    const face_set_view arrays = faces_->bind_to(chosen.space(), holder);
     const view<T> through = values_.overwrite_view(chosen.space(), holder);
     const exec::loop_label label{"face fluxes", &name_, 1};
     exec::for_each<Compiler>(
@@ -151,7 +151,7 @@ class bound_flux_field_sum : public grid_expression<bound_flux_field_sum<T>> {
     }
     return sum;
   }
-  bound_flux_field_sum bind(binder&) const { return *this; }
+  bound_flux_field_sum bind_to(binder&) const { return *this; }
   template <class Visitor>
   void visit(Visitor&) const {}
 
@@ -171,8 +171,8 @@ class flux_field_sum_expr : public grid_expression<flux_field_sum_expr<T>> {
 
   explicit flux_field_sum_expr(const face_flux_field<T>& field) : field_(&field) {}
 
-  bound_type bind(binder& b) const {
-    return bound_type(field_->faces().bind(b.space(), b.holder()),
+  bound_type bind_to(binder& b) const {
+    return bound_type(field_->faces().bind_to(b.space(), b.holder()),
                       field_->read_view(b.space(), b.holder()));
   }
   // Reads no cell values: only the extent of the face set's cells.

@@ -142,7 +142,7 @@ struct scatter_atomic {
 template <class Compiler, class T, class S, class Flux, class... B>
 void gather_faces_once(dist_function<T, cells>& out, const dist_function<S, cells>& u,
                        const Flux& flux, const boundary_flux<B>&... boundary) {
-  detail::prepare_face_loop(out.halo(), u.halo(), detail::names_of(boundary...),
+  detail::prepare_face_loop(out.halo_status(), u.halo_status(), detail::names_of(boundary...),
                             "funcmesh::gather_faces");
   face_flux_field<T> through(u.layout(), detail::face_flux_scratch(u.layout(), sizeof(T)),
                              "gather_faces' fluxes");
@@ -166,7 +166,7 @@ void gather_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u
   if constexpr (is_antisymmetric_v<Flux>) {
     detail::gather_faces_once<Compiler>(out, u, flux, boundary...);
   } else {
-    detail::prepare_face_loop(out.halo(), u.halo(), detail::names_of(boundary...),
+    detail::prepare_face_loop(out.halo_status(), u.halo_status(), detail::names_of(boundary...),
                               "funcmesh::gather_faces");
     const face_set& faces = u.layout().faces();
     out.template assign<decltype(sum_over_faces(faces, flux, u, boundary...)), Compiler>(
@@ -183,38 +183,38 @@ void gather_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u
 // colour. The order of additions depends on the local face numbering (and on CUDA on
 // timing), so results are NOT bitwise identical across rank counts (they agree with
 // gather_faces to rounding). Collective over the layout. `faces`: the layout's own face
-// set, or another of its local mesh (other scatter blocks, face_set(layout.local(), n):
+// set, or another of its local mesh (other scatter blocks, face_set(layout.mesh(), n):
 // checked with one agreement per call).
 template <class Compiler = exec::this_compiler, class T, class S, class Flux, class... B>
 void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& u,
                    const face_set& faces, const Flux& flux, const boundary_flux<B>&... boundary) {
   const std::vector<int> ids = detail::prepare_face_loop(
-      out.halo(), u.halo(), detail::names_of(boundary...), "funcmesh::scatter_faces");
+      out.halo_status(), u.halo_status(), detail::names_of(boundary...), "funcmesh::scatter_faces");
   detail::check_face_set(faces, u.layout(), "funcmesh::scatter_faces");
   const executor on = default_executor<Compiler>();
   u.exchange(on);
   const auto fluxes = detail::make_face_fluxes<S>(flux, ids, boundary...);
   using fluxes_type = std::remove_cvref_t<decltype(fluxes)>;
-  run<Compiler>(run_options{.on = on}, set(out.local(), pure(T{})));
+  run<Compiler>(run_options{.on = on}, set(out.local_values(), pure(T{})));
 
   const executor chosen = exec::effective_executor(on, fluxes_type::serial_only);
   token holder;
   binder b(chosen.space(), holder);
-  auto* target = static_cast<T*>(b.bind_target(out.local(), false));
-  auto input = as_node(u.local()).bind(b);
-  const view<T> values(target, out.local().total_size());
+  auto* target = static_cast<T*>(b.bind_target(out.local_values(), false));
+  auto input = as_node(u.local_values()).bind_to(b);
+  const view<T> values(target, out.local_values().total_size());
   const detail::scatter_faces_body<T, decltype(input), fluxes_type> body{
-      values, input, faces.bind(chosen.space(), holder), fluxes, faces.owned_count()};
+      values, input, faces.bind_to(chosen.space(), holder), fluxes, faces.owned_count()};
   // Each face reads two values and writes up to two: about a cell's worth of work.
   constexpr index_t face_work = 2 * (fluxes_type::work + 6);
-  const exec::loop_label label{"scatter_faces into", &out.local().name(), 1};
+  const exec::loop_label label{"scatter_faces into", &out.local_values().name(), 1};
   const index_t count = faces.size();
 
   if constexpr (std::is_same_v<Compiler, exec::nvcc_compiler> && detail::has_atomic_add_v<T>) {
     if (chosen.kind() == executor_kind::cuda) {
       exec::for_each<Compiler>(chosen, 0, count, detail::scatter_atomic<decltype(body)>{body},
                                exec::loop_shape{fluxes_type::serial_only, face_work}, label);
-      out.local().mark_written();
+      out.local_values().mark_written();
       return;
     }
   }
@@ -237,7 +237,7 @@ void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& 
                                shape, label);
     }
   }
-  out.local().mark_written();
+  out.local_values().mark_written();
 }
 
 template <class Compiler = exec::this_compiler, class T, class S, class Flux, class... B>

@@ -238,15 +238,16 @@ auto global_norm2(const distributed_layout& layout, const A& a, const reduce_opt
 
 // The local reductions (sum, min, max, minmax, reduce, dot, norm2) of a dist_function
 // itself would reduce this rank's part alone, silently: a compile error that says what
-// to write. (Their values over this rank's cells: sum(u.local()).)
-#define FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(name)                                           \
-  template <class Compiler = exec::this_compiler, class T, class Tag, class... Rest>              \
-  T name(const dist_function<T, Tag>&, const Rest&...) {                                          \
-    static_assert(detail::always_false_v<T>,                                                      \
-                  "funcmesh::" #name                                                              \
-                  "(u) of a dist_function reduces this rank's part only: use global_" #name       \
-                  "(u) (one value for all ranks), or " #name "(u.local()) for this rank's part"); \
-    return T{};                                                                                   \
+// to write. (Their values over this rank's cells: sum(u.local_values()).)
+#define FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(name)                                     \
+  template <class Compiler = exec::this_compiler, class T, class Tag, class... Rest>        \
+  T name(const dist_function<T, Tag>&, const Rest&...) {                                    \
+    static_assert(detail::always_false_v<T>,                                                \
+                  "funcmesh::" #name                                                        \
+                  "(u) of a dist_function reduces this rank's part only: use global_" #name \
+                  "(u) (one value for all ranks), or " #name                                \
+                  "(u.local_values()) for this rank's part");                               \
+    return T{};                                                                             \
   }
 FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(sum)
 FUNCMESH_LOCAL_REDUCTION_OF_DIST_FUNCTION(min)

@@ -27,7 +27,7 @@ namespace funcmesh {
 // One field of an exchange round: its values (owned + halo), packed and unpacked where
 // the source says (a grid function's by kernels on the round's executor, a paged
 // function's through its cache on the host), and the bytes per value the caller means to
-// move, checked against the source's: {&u.local(), sizeof(double)}.
+// move, checked against the source's: {&u.local_values(), sizeof(double)}.
 struct halo_field {
   halo_source* source;
   std::size_t element_size;

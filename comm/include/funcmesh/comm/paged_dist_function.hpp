@@ -55,10 +55,22 @@ class paged_dist_function {
   const distributed_layout& layout() const { return held().layout; }
   const std::string& name() const { return held().local.name(); }
   // The local values: owned [0, owned_size()), then the halo. Writing them through set()
-  // or write() makes the halo dirty; writes through local().array() do not (call
+  // or write() makes the halo dirty; writes through local_values().array() do not (call
   // mark_halo_stale() on every rank after them).
-  paged_grid_function<T, Tag>& local() { return held().local; }
-  const paged_grid_function<T, Tag>& local() const { return held().local; }
+  paged_grid_function<T, Tag>& local_values() { return held().local; }
+  const paged_grid_function<T, Tag>& local_values() const { return held().local; }
+  [[deprecated(
+      "write u.local_values() (the name local() was shared with the layout's "
+      "mesh)")]] paged_grid_function<T, Tag>&
+  local() {
+    return local_values();
+  }
+  [[deprecated(
+      "write u.local_values() (the name local() was shared with the layout's "
+      "mesh)")]] const paged_grid_function<T, Tag>&
+  local() const {
+    return local_values();
+  }
   index_t owned_size() const { return held().local.owned_size(); }
   index_t interior_size() const { return layout().interior_count(); }
   index_t pages() const { return held().local.pages(); }
@@ -74,7 +86,12 @@ class paged_dist_function {
   bool halo_stale() const { return held().state.stale(); }
   void mark_halo_stale() { held().state.mark_stale(); }
   std::uint64_t exchange_count() const { return held().state.exchanges(); }
-  halo_state& halo() const { return held().state; }
+  halo_state& halo_status() const { return held().state; }
+  [[deprecated(
+      "write u.halo_status() (layout.exchange_plan() is the layout's exchange)")]] halo_state&
+  halo() const {
+    return halo_status();
+  }
   // Fills the halo from the owners when dirty (decided locally). Collective over the layout.
   void exchange() const {
     detail::halo_reads reads;
@@ -97,28 +114,28 @@ class paged_dist_function {
   }
   template <class E>
   requires(Expression<E> || Scalar<E>) paged_dist_function& operator+=(const E& e) {
-    detail::assign_paged_distributed<assign_ops::add>(layout(), local(), e, {});
+    detail::assign_paged_distributed<assign_ops::add>(layout(), local_values(), e, {});
     return *this;
   }
   template <class E>
   requires(Expression<E> || Scalar<E>) paged_dist_function& operator-=(const E& e) {
-    detail::assign_paged_distributed<assign_ops::subtract>(layout(), local(), e, {});
+    detail::assign_paged_distributed<assign_ops::subtract>(layout(), local_values(), e, {});
     return *this;
   }
   template <class E>
   requires(Expression<E> || Scalar<E>) paged_dist_function& operator*=(const E& e) {
-    detail::assign_paged_distributed<assign_ops::multiply>(layout(), local(), e, {});
+    detail::assign_paged_distributed<assign_ops::multiply>(layout(), local_values(), e, {});
     return *this;
   }
   template <class E>
   requires(Expression<E> || Scalar<E>) paged_dist_function& operator/=(const E& e) {
-    detail::assign_paged_distributed<assign_ops::divide>(layout(), local(), e, {});
+    detail::assign_paged_distributed<assign_ops::divide>(layout(), local_values(), e, {});
     return *this;
   }
   // u.assign(e, {.on = executor::openmp()}): the executor must be a host one.
   template <class E>
   void assign(const E& e, const run_options& options = {}) {
-    detail::assign_paged_distributed<assign_ops::set>(layout(), local(), e, options);
+    detail::assign_paged_distributed<assign_ops::set>(layout(), local_values(), e, options);
   }
 
   friend void swap(paged_dist_function& a, paged_dist_function& b) noexcept {
@@ -152,8 +169,8 @@ class paged_dist_function {
 // store, with u's page and cache sizes; u is its own operand.
 template <class T, class Tag>
 paged_dist_function<T, Tag> similar(const paged_dist_function<T, Tag>& u, std::string name) {
-  return paged_dist_function<T, Tag>(u.layout(), u.local().recipe(), u.local().options(),
-                                     std::move(name));
+  return paged_dist_function<T, Tag>(u.layout(), u.local_values().recipe(),
+                                     u.local_values().options(), std::move(name));
 }
 template <class T, class Tag>
 const paged_dist_function<T, Tag>& values(const paged_dist_function<T, Tag>& u) {
@@ -164,7 +181,7 @@ const paged_dist_function<T, Tag>& values(const paged_dist_function<T, Tag>& u) 
 // assignment reading it exchanges u's halo first when dirty.
 template <class T, class Tag>
 paged_proxy_source<T, Tag> pr(const paged_dist_function<T, Tag>& u) {
-  return {&u.local(), &u.halo()};
+  return {&u.local_values(), &u.halo_status()};
 }
 
 }  // namespace funcmesh

@@ -59,7 +59,7 @@ owned_field take_owned(const std::string& name, const dist_function<T>& f,
                 "': the series writes that array itself (use named(\"other name\", f))");
   }
   owned_field out{name, width, {}};
-  const auto values = f.local().read();
+  const auto values = f.local_values().read();
   const auto* first = reinterpret_cast<const double*>(values.data());
   out.values.assign(first, first + f.owned_size() * width);
   return out;

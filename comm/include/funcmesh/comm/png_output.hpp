@@ -45,7 +45,7 @@ void write_png(const std::filesystem::path& file, const distributed_layout& m,
                                                       " of a " + std::to_string(N) +
                                                       "-component field");
   std::vector<double> values(static_cast<std::size_t>(field.owned_size()));
-  const auto all = field.local().read();
+  const auto all = field.local_values().read();
   for (std::size_t c = 0; c < values.size(); ++c) {
     values[c] = all[static_cast<index_t>(c)][component];
   }

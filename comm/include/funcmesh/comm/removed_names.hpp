@@ -18,7 +18,7 @@ struct removed_distributed_mesh {
   static_assert(removed_name<Any>,
                 "funcmesh: distributed_mesh is now distributed_layout: write `const "
                 "funcmesh::distributed_layout layout = funcmesh::distribute(comm, mesh);` (or "
-                "distribute_gmsh, app::load); layout.comm(), rank(), size(), local(), "
+                "distribute_gmsh, app::load); layout.comm(), rank(), size(), mesh(), "
                 "global_cells() and global_nodes() replace the struct's fields");
 };
 }  // namespace detail
@@ -39,7 +39,7 @@ template <class... Any>
 void halo_plan_for(const Any&...) {
   static_assert(detail::removed_name<void(Any...)>,
                 "funcmesh: halo_plan_for(comm, local) is gone: a distributed_layout holds its "
-                "halo plan; write `layout.halo()`");
+                "halo plan; write `layout.exchange_plan()`");
 }
 
 namespace mpi {

@@ -53,7 +53,7 @@ struct vec3_view {
 };
 struct vec3_arrays {
   array<double> x, y, z;
-  vec3_view bind(memory_space space, token& holder) const {
+  vec3_view bind_to(memory_space space, token& holder) const {
     return {x.read_view(space, holder), y.read_view(space, holder), z.read_view(space, holder)};
   }
 };
@@ -223,7 +223,12 @@ class face_set {
   const face_geometry& stored_geometry() const { return stored_; }
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
-  face_set_view bind(memory_space space, token& holder) const;
+  face_set_view bind_to(memory_space space, token& holder) const;
+  [[deprecated(
+      "write faces.bind_to(space, holder) (bind(m, k) is the monad's bind)")]] face_set_view
+  bind(memory_space space, token& holder) const {
+    return bind_to(space, holder);
+  }
 
   // Host copies per local cell (owned, then halo): volume (area in 2-D; empty unless
   // stored_geometry().cell_volume) and centroid (empty unless

@@ -164,7 +164,7 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
     }
     return sum;
   }
-  bound_face_sum bind(binder&) const { return *this; }
+  bound_face_sum bind_to(binder&) const { return *this; }
   template <class Visitor>
   void visit(Visitor&) const {}
   // Face f's flux out of its first cell (detail::windowed_face_sum).
@@ -195,7 +195,7 @@ class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
  public:
   using tag_type = cells;
   using bound_type =
-      bound_face_sum<Fluxes, decltype(std::declval<const E&>().bind(std::declval<binder&>()))>;
+      bound_face_sum<Fluxes, decltype(std::declval<const E&>().bind_to(std::declval<binder&>()))>;
   using value_type = typename bound_type::value_type;
   static constexpr bool serial_only = E::serial_only || bound_type::serial_only;
   static constexpr index_t work = bound_type::work;
@@ -205,12 +205,12 @@ class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
 
   // An antisymmetric flux gets per-worker windows on the host (each face evaluated once;
   // the same bits as evaluating it from both sides, which the device does).
-  bound_type bind(binder& b) const {
+  bound_type bind_to(binder& b) const {
     detail::flux_windows windows;
     if constexpr (Fluxes::antisymmetric) {
       windows = detail::make_flux_windows(*faces_, b.space(), b.holder(), sizeof(value_type));
     }
-    return bound_type(faces_->bind(b.space(), b.holder()), fluxes_, input_.bind(b), windows);
+    return bound_type(faces_->bind_to(b.space(), b.holder()), fluxes_, input_.bind_to(b), windows);
   }
   // Every read of the input is at neighbours (a proxy read, so stale halos are exchanged
   // and a target read here is refused as aliased); the face set's extent sizes the loop.
@@ -266,7 +266,7 @@ class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E>> {
     }
     return sum;
   }
-  bound_cell_face_sum bind(binder&) const { return *this; }
+  bound_cell_face_sum bind_to(binder&) const { return *this; }
   template <class Visitor>
   void visit(Visitor&) const {}
 
@@ -281,15 +281,15 @@ class cell_face_sum_expr : public grid_expression<cell_face_sum_expr<F, E>> {
  public:
   using tag_type = cells;
   using bound_type =
-      bound_cell_face_sum<F, decltype(std::declval<const E&>().bind(std::declval<binder&>()))>;
+      bound_cell_face_sum<F, decltype(std::declval<const E&>().bind_to(std::declval<binder&>()))>;
   using value_type = typename bound_type::value_type;
   static constexpr bool serial_only = bound_type::serial_only;
   static constexpr index_t work = bound_type::work;
 
   cell_face_sum_expr(const face_set& faces, F f, E input) : faces_(&faces), f_(f), input_(input) {}
 
-  bound_type bind(binder& b) const {
-    return bound_type(faces_->bind(b.space(), b.holder()), f_, input_.bind(b));
+  bound_type bind_to(binder& b) const {
+    return bound_type(faces_->bind_to(b.space(), b.holder()), f_, input_.bind_to(b));
   }
   template <class Visitor>
   void visit(Visitor& visitor) const {

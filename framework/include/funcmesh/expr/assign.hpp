@@ -181,7 +181,7 @@ auto bind_statement(const S& s, binder& b, bool whole_target, const All&... all)
 template <class S>
 using bound_statement_t =
     bound_statement<typename S::target_type::value_type, typename S::operation,
-                    decltype(std::declval<const typename S::expression_type&>().bind(
+                    decltype(std::declval<const typename S::expression_type&>().bind_to(
                         std::declval<binder&>()))>;
 
 template <class Targets, std::size_t... I, class... S>
@@ -189,7 +189,7 @@ auto make_fused_body(binder& b, const Targets& targets, std::index_sequence<I...
                      const S&... statements) {
   return fused_body<bound_statement_t<S>...>{make_pack(bound_statement_t<S>{
       view<typename S::target_type::value_type>(get<I>(targets), statements.target->total_size()),
-      statements.expression.bind(b)}...)};
+      statements.expression.bind_to(b)}...)};
 }
 
 }  // namespace detail

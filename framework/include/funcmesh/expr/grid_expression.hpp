@@ -5,7 +5,7 @@
 // Every node E provides
 //   tag_type, value_type, static constexpr bool serial_only, static constexpr index_t work
 //                       (cost units per element for the thread policy: 1 per value read)
-//   E::bind(binder&) -> a node of the same shape whose leaves are views (trivially
+//   E::bind_to(binder&) -> a node of the same shape whose leaves are views (trivially
 //                       copyable, FUNCMESH_DEVICE operator[](index_t)): what a kernel sees
 //   E::visit(visitor)  -> calls visitor(const grid_read&) per read (grid_read.hpp)
 #pragma once
@@ -87,13 +87,13 @@ proxy_source<T, Tag> pr(const grid_function<T, Tag>& function) {
 namespace detail {
 template <class V>
 struct bound_value {
-  static V bind(const V& value, binder&) { return value; }
+  static V bind_to(const V& value, binder&) { return value; }
   template <class Visitor>
   static void visit(const V&, Visitor&) {}
 };
 template <class T, class Tag>
 struct bound_value<proxy_source<T, Tag>> {
-  static proxy<const T> bind(const proxy_source<T, Tag>& source, binder& b) {
+  static proxy<const T> bind_to(const proxy_source<T, Tag>& source, binder& b) {
     const auto& base = static_cast<const grid_function_base&>(*source.function);
     return {static_cast<const T*>(b.bind_read(base)), base.total_size()};
   }
@@ -104,7 +104,7 @@ struct bound_value<proxy_source<T, Tag>> {
 };
 template <class V>
 using bound_value_t =
-    decltype(bound_value<V>::bind(std::declval<const V&>(), std::declval<binder&>()));
+    decltype(bound_value<V>::bind_to(std::declval<const V&>(), std::declval<binder&>()));
 }  // namespace detail
 
 // pure(v): v at every index (the Applicative's pure). Any grid kind.
@@ -121,8 +121,8 @@ class pure_expr : public grid_expression<pure_expr<V>> {
   FUNCMESH_DEVICE constexpr value_type operator[](index_t) const { return value_; }
   FUNCMESH_DEVICE constexpr const V& value() const { return value_; }
 
-  auto bind(binder& b) const {
-    return pure_expr<value_type>(detail::bound_value<V>::bind(value_, b));
+  auto bind_to(binder& b) const {
+    return pure_expr<value_type>(detail::bound_value<V>::bind_to(value_, b));
   }
   template <class Visitor>
   void visit(Visitor& visitor) const {
@@ -148,7 +148,7 @@ class index_expr : public grid_expression<index_expr<Tag>> {
   static constexpr index_t work = 0;
 
   FUNCMESH_DEVICE constexpr value_type operator[](index_t i) const { return i; }
-  index_expr bind(binder&) const { return *this; }
+  index_expr bind_to(binder&) const { return *this; }
   template <class Visitor>
   void visit(Visitor&) const {}
 };
@@ -172,7 +172,7 @@ class function_read : public grid_expression<function_read<T, Tag>> {
                                                    halo_state_base* halo = nullptr)
       : function_(&function), halo_(halo) {}
 
-  auto bind(binder& b) const;
+  auto bind_to(binder& b) const;
   template <class Visitor>
   void visit(Visitor& visitor) const {
     visitor(grid_read::of(*function_, read_mode::own_index, halo_));
@@ -194,7 +194,7 @@ class function_view : public grid_expression<function_view<T, Tag>> {
 
   FUNCMESH_DEVICE constexpr explicit function_view(view<const T> values) : values_(values) {}
   FUNCMESH_DEVICE constexpr T operator[](index_t i) const { return values_[i]; }
-  function_view bind(binder&) const { return *this; }
+  function_view bind_to(binder&) const { return *this; }
   template <class Visitor>
   void visit(Visitor&) const {}
 
@@ -203,7 +203,7 @@ class function_view : public grid_expression<function_view<T, Tag>> {
 };
 
 template <class T, class Tag>
-auto function_read<T, Tag>::bind(binder& b) const {
+auto function_read<T, Tag>::bind_to(binder& b) const {
   const auto& base = static_cast<const grid_function_base&>(*function_);
   return function_view<T, Tag>(
       view<const T>(static_cast<const T*>(b.bind_read(base)), base.total_size()));

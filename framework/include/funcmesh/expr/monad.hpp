@@ -24,9 +24,9 @@ class apply_expr : public grid_expression<apply_expr<FS, X>> {
   FUNCMESH_DEVICE constexpr value_type operator[](index_t i) const {
     return apply_partially(functions_[i], x_[i]);
   }
-  auto bind(binder& b) const {
-    using bound = apply_expr<decltype(functions_.bind(b)), decltype(x_.bind(b))>;
-    return bound(functions_.bind(b), x_.bind(b));
+  auto bind_to(binder& b) const {
+    using bound = apply_expr<decltype(functions_.bind_to(b)), decltype(x_.bind_to(b))>;
+    return bound(functions_.bind_to(b), x_.bind_to(b));
   }
   template <class Visitor>
   void visit(Visitor& visitor) const {
@@ -57,9 +57,9 @@ class bind_expr : public grid_expression<bind_expr<M, K>> {
 
   FUNCMESH_DEVICE constexpr bind_expr(M m, K k) : m_(m), k_(k) {}
   FUNCMESH_DEVICE constexpr value_type operator[](index_t i) const { return k_(m_[i])[i]; }
-  auto bind(binder& b) const {
-    using bound = bind_expr<decltype(m_.bind(b)), K>;
-    return bound(m_.bind(b), k_);
+  auto bind_to(binder& b) const {
+    using bound = bind_expr<decltype(m_.bind_to(b)), K>;
+    return bound(m_.bind_to(b), k_);
   }
   template <class Visitor>
   void visit(Visitor& visitor) const {

@@ -78,7 +78,7 @@ class zip_expr : public grid_expression<zip_expr<F, E...>> {
     return at(i, std::index_sequence_for<E...>{});
   }
 
-  auto bind(binder& b) const { return bind_all(b, std::index_sequence_for<E...>{}); }
+  auto bind_to(binder& b) const { return bind_all(b, std::index_sequence_for<E...>{}); }
   template <class Visitor>
   void visit(Visitor& visitor) const {
     visit_all(visitor, std::index_sequence_for<E...>{});
@@ -94,8 +94,8 @@ class zip_expr : public grid_expression<zip_expr<F, E...>> {
   }
   template <std::size_t... I>
   auto bind_all(binder& b, std::index_sequence<I...>) const {
-    using bound = zip_expr<F, decltype(detail::get<I>(operands_).bind(b))...>;
-    return bound(function_, detail::make_pack(detail::get<I>(operands_).bind(b)...));
+    using bound = zip_expr<F, decltype(detail::get<I>(operands_).bind_to(b))...>;
+    return bound(function_, detail::make_pack(detail::get<I>(operands_).bind_to(b)...));
   }
   template <class Visitor, std::size_t... I>
   void visit_all(Visitor& visitor, std::index_sequence<I...>) const {

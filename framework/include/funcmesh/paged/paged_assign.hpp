@@ -70,7 +70,7 @@ void assign_one_page(paged_array<T>& array, page_binding& pages, const Node& nod
                    token holder;
                    binder b(host_space, holder);
                    b.set_pages(&pages);
-                   const auto bound = node.bind(b);
+                   const auto bound = node.bind_to(b);
                    const paged_statement_body<T, Op, std::remove_cv_t<decltype(bound)>> body{
                        data, page_begin, first, last, bound};
                    const index_t chunks = (last - first + paged_chunk - 1) / paged_chunk;

@@ -48,7 +48,7 @@ class paged_view : public grid_expression<paged_view<T, Tag>> {
     if (complete_ || (i >= begin_ && i < end_)) return window_[i - begin_];
     return through_cache(array_, i);
   }
-  paged_view bind(binder&) const { return *this; }
+  paged_view bind_to(binder&) const { return *this; }
   template <class Visitor>
   void visit(Visitor&) const {}
 
@@ -90,7 +90,7 @@ class paged_read : public grid_expression<paged_read<T, Tag>> {
   explicit paged_read(const paged_grid_function<T, Tag>& function, halo_state_base* halo = nullptr)
       : function_(&function), halo_(halo) {}
 
-  paged_view<T, Tag> bind(binder& b) const {
+  paged_view<T, Tag> bind_to(binder& b) const {
     return {detail::bind_paged(b, *function_), &function_->array()};
   }
   template <class Visitor>
@@ -121,7 +121,7 @@ paged_proxy_source<T, Tag> pr(const paged_grid_function<T, Tag>& function) {
 namespace detail {
 template <class T, class Tag>
 struct bound_value<paged_proxy_source<T, Tag>> {
-  static paged_view<T, Tag> bind(const paged_proxy_source<T, Tag>& source, binder& b) {
+  static paged_view<T, Tag> bind_to(const paged_proxy_source<T, Tag>& source, binder& b) {
     return {bind_paged(b, *source.function), &source.function->array()};
   }
   template <class Visitor>

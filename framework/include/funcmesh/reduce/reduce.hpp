@@ -149,7 +149,7 @@ T with_bound_map(const E& expression, const reduce_options& options, const char*
         options.on.value_or(default_executor<Compiler>()), node_type::serial_only);
     token holder;
     binder b(chosen.space(), holder);
-    auto bound = node.bind(b);
+    auto bound = node.bind_to(b);
     if (options.over.what() == iteration_space::kind::list) {
       evaluate_listed<decltype(bound)> map{
           bound, options.over.indices()->read_view(chosen.space(), holder)};

@@ -33,7 +33,8 @@ struct mentions_paged_view<Template<A...>>
 
 template <class Node>
 inline constexpr bool binds_paged_v =
-    mentions_paged_view<decltype(std::declval<const Node&>().bind(std::declval<binder&>()))>::value;
+    mentions_paged_view<decltype(std::declval<const Node&>().bind_to(
+        std::declval<binder&>()))>::value;
 
 // step(range, binder&) for each piece of `range` within one page of pages.walked(), its
 // windows mapped (copies: nothing is written) and the binder pointing at them. Pages go

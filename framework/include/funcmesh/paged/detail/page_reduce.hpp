@@ -28,7 +28,7 @@ struct piecewise_reduction<Node, std::enable_if_t<binds_paged_v<Node>>> {
     const index_range range = pages.resolve(options.over, pages.walked());
     const executor chosen = pages.host_executor(options.on, Node::serial_only);
     for_each_read_page(pages, range, [&](index_range piece, binder& b) {
-      const auto bound = node.bind(b);
+      const auto bound = node.bind_to(b);
       carry = run(chosen, piece, evaluate_at<std::remove_cv_t<decltype(bound)>>{bound}, shape,
                   exec::loop_label{what}, carry);
     });
