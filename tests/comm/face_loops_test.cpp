@@ -22,6 +22,8 @@
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>
 
+#include "../common/plain_face_sums.hpp"
+
 namespace fm = funcmesh;
 
 namespace {
@@ -47,7 +49,7 @@ std::vector<std::string> walls(int dimension) {
 // out = the face loop (gather or scatter) of u = field(centroid) on the layout's part.
 template <bool gather>
 std::vector<double> run(const fm::distributed_layout& layout) {
-  const fm::local_mesh& m = layout.local();
+  const fm::local_mesh& m = layout.mesh();
   fm::dist_function<double> u(layout), out(layout);
   const fm::mesh_geometry g = fm::compute_geometry(m.cells, fm::build_faces(m.cells));
   {
@@ -70,40 +72,19 @@ std::vector<double> run(const fm::distributed_layout& layout) {
     loop(fm::on(b[0], wall), fm::on(b[1], wall), fm::on(b[2], wall), fm::on(b[3], wall));
   }
   std::vector<double> result(static_cast<std::size_t>(m.owned_count));
-  auto r = out.local().read();
+  auto r = out.local_values().read();
   for (fm::index_t c = 0; c < m.owned_count; ++c) result[static_cast<std::size_t>(c)] = r[c];
   return result;
 }
 
 // The same sums by a plain loop over the global mesh, indexed by global cell.
 std::vector<double> plain(const fm::mesh& global) {
-  const fm::mesh_faces faces = fm::build_faces(global);
-  const fm::mesh_geometry g = fm::compute_geometry(global, faces);
-  std::vector<double> u(static_cast<std::size_t>(global.cell_count()));
-  for (std::size_t c = 0; c < u.size(); ++c) u[c] = field(g.cell_centroid[c]);
-  std::vector<double> out(u.size(), 0.0);
-  auto distance = [](const std::array<double, 3>& a, const std::array<double, 3>& b) {
-    return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-  };
-  for (fm::index_t f = 0; f < faces.size(); ++f) {
-    const auto i = static_cast<std::size_t>(f);
-    const auto l = static_cast<std::size_t>(faces.cells[i][0]);
-    fm::face_view v;
-    v.area = g.face_area[i];
-    for (int k = 0; k < 3; ++k) v.normal[k] = g.face_normal[i][static_cast<std::size_t>(k)];
-    if (faces.on_boundary(f)) {
-      v.distance = distance(g.face_centroid[i], g.cell_centroid[l]);
-      const std::string name = global.physical_name(faces.physical[i], global.dimension - 1);
-      out[l] += name == "left" ? hot(u[l], v) : name == "right" ? cold(u[l], v) : wall(u[l], v);
-      continue;
-    }
-    const auto r = static_cast<std::size_t>(faces.cells[i][1]);
-    v.distance = distance(g.cell_centroid[r], g.cell_centroid[l]);
-    out[l] += flux(u[l], u[r], v);
-    for (int k = 0; k < 3; ++k) v.normal[k] = -v.normal[k];
-    out[r] += flux(u[r], u[l], v);
-  }
-  return out;
+  return face_cases::plain_loop(
+             global, field, flux,
+             [](const std::string& name, double u, const fm::face_view& v) {
+               return name == "left" ? hot(u, v) : name == "right" ? cold(u, v) : wall(u, v);
+             })
+      .sums;
 }
 
 struct face_loops : ::testing::TestWithParam<int> {
@@ -118,13 +99,13 @@ struct face_loops : ::testing::TestWithParam<int> {
 TEST_P(face_loops, gather_matches_global_loop_and_one_part_bitwise_scatter_agrees) {
   const fm::mesh global = generate()();
   const fm::distributed_layout d = fm::distribute_generated(MPI_COMM_WORLD, generate());
-  const fm::local_mesh& m = d.local();
+  const fm::local_mesh& m = d.mesh();
   const std::vector<double> gathered = run<true>(d);
   const std::vector<double> scattered = run<false>(d);
 
   // The whole mesh as one part, on this rank alone.
   const fm::distributed_layout alone = fm::distribute_generated(MPI_COMM_SELF, generate());
-  const fm::local_cell_lookup whole(alone.local());
+  const fm::local_cell_lookup whole(alone.mesh());
   const std::vector<double> single = run<true>(alone);
   const std::vector<double> reference = plain(global);
 
@@ -207,7 +188,7 @@ TEST(face_set, geometry_is_stored_once_per_face_and_read_from_either_side) {
                 g.cell_volume[static_cast<std::size_t>(c)]);
     }
     fm::token holder;
-    const fm::face_set_view v = faces.bind(fm::host_space, holder);
+    const fm::face_set_view v = faces.bind_to(fm::host_space, holder);
     fm::index_t entries = 0;
     for (fm::index_t c = 0; c < faces.owned_count(); ++c) {
       for (fm::index_t k = v.offsets[c]; k < v.offsets[c + 1]; ++k, ++entries) {
@@ -268,7 +249,7 @@ TEST(face_set, antisymmetric_face_sums_evaluate_each_face_once_in_a_window) {
   fm::dist_function<double> u(layout, "u"), sums(layout, "sums");
   u = 1.0;
   const fm::face_set& faces = layout.faces();
-  const fm::face_set off(layout.local(), fm::default_face_block_size, 0);
+  const fm::face_set off(layout.mesh(), fm::default_face_block_size, 0);
   long entries = 0;  // faces of owned cells, counted from each owned side
   for (fm::index_t c = 0; c < faces.owned_count(); ++c) {
     entries += static_cast<long>(faces.faces_of(c).size());
@@ -310,7 +291,7 @@ TEST(face_set, minimal_geometry_keeps_the_loops_columns_and_reads_the_rest_as_na
   EXPECT_FALSE(layout.faces_prepared());
   const fm::face_set& lean = layout.prepare_faces(fm::face_geometry::minimal());
   EXPECT_TRUE(layout.faces_prepared());
-  const fm::face_set full(layout.local());
+  const fm::face_set full(layout.mesh());
   ASSERT_EQ(lean.size(), full.size());
   EXPECT_FALSE(lean.stored_geometry().distance);
   EXPECT_TRUE(lean.cell_centroids().empty());

@@ -20,6 +20,7 @@
 
 #include "../common/executor_params.hpp"
 #include "../common/face_fluxes.hpp"
+#include "../common/plain_face_sums.hpp"
 
 namespace fm = funcmesh;
 
@@ -38,51 +39,21 @@ fm::mesh box() {
   return fm::box2d_quad(24, 17, options);
 }
 
-// The plain loop over the global mesh's faces, indexed by global cell: the sums, and each
-// cell's perimeter.
-struct plain_sums {
-  std::vector<double> sums, perimeter, u;
-  explicit plain_sums(const fm::mesh& global) {
-    const fm::mesh_faces faces = fm::build_faces(global);
-    const fm::mesh_geometry g = fm::compute_geometry(global, faces);
-    const auto cells = static_cast<std::size_t>(global.cell_count());
-    u.resize(cells);
-    for (std::size_t c = 0; c < cells; ++c) u[c] = field(g.cell_centroid[c]);
-    sums.assign(cells, 0.0);
-    perimeter.assign(cells, 0.0);
-    auto distance = [](const std::array<double, 3>& a, const std::array<double, 3>& b) {
-      return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-    };
-    for (fm::index_t f = 0; f < faces.size(); ++f) {
-      const auto i = static_cast<std::size_t>(f);
-      const auto l = static_cast<std::size_t>(faces.cells[i][0]);
-      fm::face_view v;
-      v.area = g.face_area[i];
-      for (int k = 0; k < 3; ++k) v.normal[k] = g.face_normal[i][static_cast<std::size_t>(k)];
-      perimeter[l] += v.area;
-      if (faces.on_boundary(f)) {
-        v.distance = distance(g.face_centroid[i], g.cell_centroid[l]);
-        const std::string name = global.physical_name(faces.physical[i], global.dimension - 1);
-        sums[l] += name == "left" ? hot{}(u[l], v) : 0.0;
-        continue;
-      }
-      const auto r = static_cast<std::size_t>(faces.cells[i][1]);
-      perimeter[r] += v.area;
-      v.distance = distance(g.cell_centroid[r], g.cell_centroid[l]);
-      sums[l] += flux{}(u[l], u[r], v);
-      for (int k = 0; k < 3; ++k) v.normal[k] = -v.normal[k];
-      sums[r] += flux{}(u[r], u[l], v);
-    }
-  }
-};
+// The plain loop over the global mesh's faces: the left wall hot, the others walls.
+face_cases::plain_face_sums plain_sums(const fm::mesh& global) {
+  return face_cases::plain_loop(global, field, flux{},
+                                [](const std::string& name, double u, const fm::face_view& v) {
+                                  return name == "left" ? hot{}(u, v) : 0.0;
+                                });
+}
 
 // One part's face sums by global cell (NaN where the part owns no cell).
 struct part_sums {
   std::vector<double> sums, cell_sums;
 };
 
-part_sums sums_of_part(const fm::mesh& global, const plain_sums& plain, std::span<const int> part,
-                       int parts, int which) {
+part_sums sums_of_part(const fm::mesh& global, const face_cases::plain_face_sums& plain,
+                       std::span<const int> part, int parts, int which) {
   const fm::local_mesh local = fm::build_local_mesh(global, part, parts, which);
   const fm::face_set faces(local);
   EXPECT_EQ(faces.owned_count(), local.owned_count);
@@ -121,7 +92,7 @@ struct face_sums : ::testing::TestWithParam<fm::executor> {};
 
 TEST_P(face_sums, equal_the_plain_loop_and_are_bitwise_alike_for_one_part_or_two) {
   const fm::mesh global = box();
-  const plain_sums plain(global);
+  const face_cases::plain_face_sums plain = plain_sums(global);
   const std::vector<int> whole(plain.u.size(), 0);
   std::vector<int> halves(plain.u.size());
   const fm::mesh_geometry g = fm::compute_geometry(global, fm::build_faces(global));
