@@ -290,6 +290,11 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
 }
 
 void halo_plan::end(const executor& on) {
+  token holder;  // the round's own: every hold ends with the round
+  end(on, holder);
+}
+
+void halo_plan::end(const executor& on, token& holder) {
   if (!in_flight_) {
     throw error(mpi::rank_prefix() + "funcmesh::halo_plan::end: no exchange was begun");
   }
@@ -308,7 +313,7 @@ void halo_plan::end(const executor& on) {
     for (std::size_t i = 0; i < current_.size(); ++i) {
       slot& s = *slots_[i];
       s.holder.release();  // the received host bytes may now move to where they are unpacked
-      current_[i].source->unpack(on, s.receive, receive_);
+      current_[i].source->unpack(on, s.receive, receive_, holder);
     }
   }
   current_.clear();

@@ -140,10 +140,17 @@ void start_round(const distributed_layout& layout, const halo_reads& dirty, cons
   for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_exchanged();
 }
 
-void finish_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+void finish_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on,
+                  token* holder) {
   halo_plan& plan = layout.exchange_plan();
   try {
-    if (plan.in_flight()) plan.end(on);
+    if (plan.in_flight()) {
+      if (holder != nullptr) {
+        plan.end(on, *holder);
+      } else {
+        plan.end(on);
+      }
+    }
   } catch (...) {
     // Some halos were not filled: dirty again, so the next read does not trust them.
     for (std::size_t k = 0; k < dirty.size(); ++k) dirty[k]->mark_stale();
@@ -166,12 +173,13 @@ void begin_round(const distributed_layout& layout, const halo_reads& dirty, cons
   start_round(layout, dirty, on);
 }
 
-void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on,
+               token* holder) {
   if (profile::active()) [[unlikely]] {
     const profile::scope profiled(round_region(dirty, " (wait)"));
-    return finish_round(layout, dirty, on);
+    return finish_round(layout, dirty, on, holder);
   }
-  finish_round(layout, dirty, on);
+  finish_round(layout, dirty, on, holder);
 }
 
 void exchange_dirty(const distributed_layout& layout, halo_reads& reads, const executor& on,

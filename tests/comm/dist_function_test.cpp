@@ -15,6 +15,8 @@
 #include <funcmesh/func/function.hpp>
 #include <funcmesh/time.hpp>
 
+#include "../common/executor_params.hpp"
+
 namespace {
 
 namespace fm = funcmesh;
@@ -81,6 +83,14 @@ struct half_of {
 struct twice_pure {
   FUNCMESH_DEVICE auto operator()(double a) const { return fm::pure(2.0 * a); }
 };
+// The executors every case of a loop over executors runs on: the host's and the simulated
+// device (its data moves as on a GPU).
+std::vector<fm::executor> executors() {
+  std::vector<fm::executor> all = test_support::host_executors();
+  for (const fm::executor& e : test_support::simulated_executors()) all.push_back(e);
+  return all;
+}
+
 struct left_neighbour {
   FUNCMESH_DEVICE double operator()(fm::proxy<const double> p, fm::index_t i) const {
     return p[i > 0 ? i - 1 : i] + 0.5 * p[i];
@@ -136,10 +146,13 @@ TEST(dist_function, proxy_and_face_reads_exchange_a_dirty_halo_once) {
                fm::aliasing_error);
 }
 
-// One assignment checks and binds its expression once per loop, not once per chunk: the
-// owned-interior cells, run in chunks while the halo round progresses, share one bound
-// loop; the cells next to the halo are the second (after the halo arrived). Was one bind per
-// chunk, and each bind of an antisymmetric face sum allocated its flux windows anew.
+// One assignment checks and binds its expression once, its halo dirty or not: the
+// owned-interior cells, run in chunks while the halo round progresses, and the cells next to
+// the halo share one bound loop, the round's end unpacking the halo through the loop's own
+// token in the loop's memory space (the simulated device's too; and the host's when
+// serial-only work runs there while the round's executor is the device). Was one bind per
+// chunk, then two per assignment. The same bits as the clean-halo path (no round), and a
+// time loop allocates its flux windows once.
 TEST(dist_function, an_assignment_binds_once_for_all_the_chunks_of_its_round) {
   const int chunks_before = fm::halo_progress_chunks();
   fm::set_halo_progress_chunks(8);
@@ -147,16 +160,46 @@ TEST(dist_function, an_assignment_binds_once_for_all_the_chunks_of_its_round) {
       fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(256, 256); });
   const fm::index_t chunks = fm::detail::progress_chunk_count(layout.interior_count());
   ASSERT_GE(chunks, 3) << "the interior must be cut into chunks for this test to mean anything";
-  fm::dist_function<double> u(layout, "u"), out(layout, "out");
-  u = fm::index() * 0.5;  // written: its halo is dirty
-  std::uint64_t before = fm::detail::loop_binds();
-  out = fm::sum_over_faces(layout, fm::antisymmetric(flux{}), u, fm::on_other_groups(closed{}));
-  EXPECT_EQ(fm::detail::loop_binds() - before, 2u) << chunks << " chunks";
-  EXPECT_EQ(u.exchange_count(), 1u);
-  // Clean halos: one loop over the owned cells, one bind.
-  before = fm::detail::loop_binds();
-  out = fm::sum_over_faces(layout, flux{}, u, fm::on_other_groups(closed{}));
-  EXPECT_EQ(fm::detail::loop_binds() - before, 1u);
+  fm::dist_function<double> u(layout, "u"), out(layout, "out"), clean(layout, "clean");
+  auto face_sum = [&] {
+    return fm::sum_over_faces(layout, fm::antisymmetric(flux{}), u, fm::on_other_groups(closed{}));
+  };
+  for (const fm::executor& on : executors()) {
+    SCOPED_TRACE(on.name());
+    const fm::scoped_executor chosen(on);
+    fm::detail::release_idle_flux_windows();
+    const std::uint64_t windows_before = fm::detail::flux_window_allocations();
+    for (int step = 0; step < 4; ++step) {
+      u = fm::index() * (0.5 + step);  // new values: its halo is dirty
+      const std::uint64_t exchanges = u.exchange_count();
+      std::uint64_t before = fm::detail::loop_binds();
+      const bool host_work = step % 2 == 1;
+      if (host_work) {
+        out = fm::serial_only(half_of{}) / face_sum();
+      } else {
+        out = face_sum();
+      }
+      EXPECT_EQ(fm::detail::loop_binds() - before, 1u) << chunks << " chunks, step " << step;
+      EXPECT_EQ(u.exchange_count(), exchanges + 1);
+      // Clean halos: one loop over the owned cells, no round, one bind.
+      const std::uint64_t rounds = layout.exchange_plan().exchange_count();
+      before = fm::detail::loop_binds();
+      clean = (host_work ? 0.5 : 1.0) *
+              fm::sum_over_faces(layout, flux{}, u, fm::on_other_groups(closed{}));
+      EXPECT_EQ(fm::detail::loop_binds() - before, 1u);
+      EXPECT_EQ(layout.exchange_plan().exchange_count(), rounds);
+      const auto a = out.local_values().to_vector(), b = clean.local_values().to_vector();
+      for (fm::index_t c = 0; c < layout.owned_count(); ++c) {
+        const auto k = static_cast<std::size_t>(c);
+        ASSERT_EQ(a[k], b[k]) << "step " << step << ", cell " << c
+                              << (c >= layout.interior_count() ? " (beside the halo)" : "");
+      }
+    }
+    // Windows on the host only (on the device, for the serial-only steps), allocated once
+    // for all the steps: the later ones take the pool's idle buffer.
+    const bool windows = layout.faces().flux_window() > 0;
+    EXPECT_EQ(fm::detail::flux_window_allocations() - windows_before, windows ? 1u : 0u);
+  }
   fm::set_halo_progress_chunks(chunks_before);
 }
 

@@ -251,6 +251,39 @@ TEST_P(halo_plan_failure, abandons_the_plan_and_names_rank_and_call) {
   expect_halo_filled(v, m);
 }
 
+struct left_or_own {
+  double operator()(fm::proxy<const double> p, fm::index_t i) const { return p[i > 0 ? i - 1 : i]; }
+};
+
+// A round that fails at its end inside an assignment, after the interior's chunks ran on the
+// loop's token (which the end unpacks through): the wait's error is the one thrown, the halo
+// read stays dirty, the target counts as written (its halo dirty too), and no token still
+// holds either (host writes of both would throw token_error).
+TEST(halo_plan_failure_in_assignment, names_the_wait_and_leaves_both_halos_dirty_and_free) {
+  if (world_size() == 1) GTEST_SKIP() << "no messages at one rank";
+  const fm::distributed_layout layout = layout_on(MPI_COMM_WORLD);
+  ASSERT_GT(layout.exchange_plan().neighbour_count(), 0u) << "every rank must use the injected failure";
+  fm::dist_function<double> u(layout, "u"), v(layout, "v");
+  fill_owned(u, layout.mesh());
+  v = 1.0;
+  v.exchange();
+  ASSERT_FALSE(v.halo_stale());
+  fm::detail::inject_halo_failure_for_testing(fm::detail::halo_failure::wait);
+  try {
+    v = fm::_(left_or_own{}) / fm::pure(fm::pr(u)) * fm::index();
+    ADD_FAILURE() << "no error";
+  } catch (const fm::mpi_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(my_prefix() + "MPI_Waitall failed", 0), 0u) << e.what();
+  }
+  EXPECT_FALSE(layout.exchange_plan().in_flight());
+  EXPECT_TRUE(u.halo_stale());
+  EXPECT_TRUE(v.halo_stale()) << "its interior cells were written";
+  EXPECT_NO_THROW({
+    auto held_u = u.write();
+    auto held_v = v.write();
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(calls, halo_plan_failure,
                          ::testing::Values(fm::detail::halo_failure::start,
                                            fm::detail::halo_failure::wait),

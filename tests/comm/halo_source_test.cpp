@@ -44,8 +44,8 @@ class vector_source final : public fm::halo_source {
     auto* out = static_cast<double*>(packed.overwrite_pointer(fm::host_space, holder));
     for (fm::index_t k = 0; k < list.size(); ++k) out[k] = values_[at(list[k])];
   }
-  void unpack(const fm::executor&, const fm::buffer& packed,
-              const fm::array<fm::index_t>& indices) override {
+  void unpack(const fm::executor&, const fm::buffer& packed, const fm::array<fm::index_t>& indices,
+              fm::token&) override {
     ++unpacks;
     fm::token holder;
     const auto list = indices.read_view(fm::host_space, holder);

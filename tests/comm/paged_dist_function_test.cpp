@@ -111,6 +111,19 @@ TEST(paged_dist_function, a_face_sum_gives_the_in_memory_bits_and_halo) {
   EXPECT_EQ(s.pu.exchange_count(), 2u);
 }
 
+// A paged assignment that reads an in-memory function at neighbours: both halos in one
+// round, whose end writes u's halo with a token of the round's own, which the page loops
+// after it (binding u with theirs) must find holding nothing.
+TEST(paged_dist_function, reads_an_in_memory_function_at_neighbours) {
+  setup s;
+  const auto rounds = s.layout.exchange_plan().exchange_count();
+  s.pv = s.pu + 0.01 * s.rhs_of(s.u);
+  EXPECT_EQ(s.layout.exchange_plan().exchange_count(), rounds + 1);
+  EXPECT_FALSE(s.u.halo_stale());
+  s.v = s.u + 0.01 * s.rhs_of(s.u);
+  s.expect_same_owned(s.v, s.pv, "pv = pu + 0.01 rhs(u)");
+}
+
 TEST(paged_dist_function, compound_assignments_and_copies_match) {
   setup s;
   s.v = s.u;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <funcmesh/exec/executor.hpp>
+#include <funcmesh/expr/operators.hpp>
 #include <funcmesh/faces.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/geometry.hpp>
@@ -138,6 +139,43 @@ TEST_P(face_sums, a_boundary_group_without_a_flux_is_refused_by_name) {
   } catch (const fm::error& e) {
     EXPECT_NE(std::string(e.what()).find("right"), std::string::npos) << e.what();
   }
+}
+
+// An antisymmetric flux's sums keep their per-worker windows in a pool: N assignments
+// allocate them once (none on the device, which has no windows), and two sums of one
+// statement hold two (had they shared one, the second would read the first's fluxes).
+TEST_P(face_sums, assignments_allocate_their_flux_windows_once) {
+  const fm::mesh global = box();
+  const std::vector<int> whole(static_cast<std::size_t>(global.cell_count()), 0);
+  const fm::face_set faces(fm::build_local_mesh(global, whole, 1, 0));
+  ASSERT_GT(faces.flux_window(), 0) << "a generated mesh's faces follow its cells: windows on";
+  fm::scoped_executor chosen(GetParam());
+  const std::uint64_t per_sum = GetParam().space().is_host() ? 1 : 0;
+  const fm::index_t n = faces.owned_count();
+  fm::grid_function<double> u(n, "u"), w(n, "w"), out(n, "out"), a(n, "a"), b(n, "b");
+  auto sum_of = [&](const fm::grid_function<double>& input) {
+    return fm::sum_over_faces(faces, fm::antisymmetric(flux{}), input, fm::on("left", hot{}),
+                              fm::on_other_groups(wall{}));
+  };
+  fm::detail::release_idle_flux_windows();
+  std::uint64_t before = fm::detail::flux_window_allocations();
+  for (int step = 0; step < 5; ++step) {
+    u = fm::index() * (0.01 * (step + 1));
+    out = sum_of(u);
+  }
+  EXPECT_EQ(fm::detail::flux_window_allocations() - before, per_sum);
+  a = fm::sum_over_faces(faces, flux{}, u, fm::on("left", hot{}), fm::on_other_groups(wall{}));
+  EXPECT_EQ(bits(out.to_vector()), bits(a.to_vector())) << "each face once: the same bits";
+
+  w = u * u + 1.0;
+  fm::detail::release_idle_flux_windows();
+  before = fm::detail::flux_window_allocations();
+  for (int step = 0; step < 3; ++step) out = sum_of(u) + sum_of(w);
+  EXPECT_EQ(fm::detail::flux_window_allocations() - before, 2 * per_sum);
+  a = sum_of(u);
+  b = sum_of(w);
+  a += b;
+  EXPECT_EQ(bits(out.to_vector()), bits(a.to_vector()));
 }
 
 std::vector<fm::executor> executors() {

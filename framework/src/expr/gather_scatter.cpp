@@ -93,18 +93,21 @@ namespace {
 template <bool Gather>
 void move_indexed(const executor& on, const buffer& values_in, buffer* values_out,
                   index_t values_count, const buffer& indices, const buffer& packed_in,
-                  buffer* packed_out, std::size_t element_size, bool list_checked) {
+                  buffer* packed_out, std::size_t element_size, bool list_checked, token* given) {
   if (!list_checked) check_indices(indices, values_count, Gather ? "gather" : "scatter");
   const auto count = static_cast<index_t>(indices.size_bytes() / sizeof(index_t));
   token holder;
+  // The values with the caller's token when given (a bound loop's, which reads them); the
+  // packed bytes and the list are this call's alone.
+  token& values_holder = given != nullptr ? *given : holder;
   const memory_space space = on.space();
   std::byte* to = nullptr;
   const std::byte* from = nullptr;
   if constexpr (Gather) {
     to = static_cast<std::byte*>(packed_out->overwrite_pointer(space, holder));
-    from = static_cast<const std::byte*>(values_in.read_pointer(space, holder));
+    from = static_cast<const std::byte*>(values_in.read_pointer(space, values_holder));
   } else {
-    to = static_cast<std::byte*>(values_out->write_pointer(space, holder));
+    to = static_cast<std::byte*>(values_out->write_pointer(space, values_holder));
     from = static_cast<const std::byte*>(packed_in.read_pointer(space, holder));
   }
   const auto* list = static_cast<const index_t*>(indices.read_pointer(space, holder));
@@ -123,13 +126,14 @@ void gather_bytes(const executor& on, const buffer& values, index_t values_count
                   const buffer& indices, buffer& packed, std::size_t element_size,
                   bool list_checked) {
   move_indexed<true>(on, values, nullptr, values_count, indices, packed, &packed, element_size,
-                     list_checked);
+                     list_checked, nullptr);
 }
 
 void scatter_bytes(const executor& on, const buffer& packed, const buffer& indices, buffer& values,
-                   index_t values_count, std::size_t element_size, bool list_checked) {
+                   index_t values_count, std::size_t element_size, bool list_checked,
+                   token* holder) {
   move_indexed<false>(on, values, &values, values_count, indices, packed, nullptr, element_size,
-                      list_checked);
+                      list_checked, holder);
 }
 
 }  // namespace funcmesh::detail

@@ -75,8 +75,9 @@ void grid_function_base::pack(const executor& on, const array<index_t>& indices,
 }
 
 void grid_function_base::unpack(const executor& on, const buffer& packed,
-                                const array<index_t>& indices) {
-  detail::scatter_bytes(on, packed, indices.storage(), storage_, total_size_, element_size_, true);
+                                const array<index_t>& indices, token& holder) {
+  detail::scatter_bytes(on, packed, indices.storage(), storage_, total_size_, element_size_, true,
+                        &holder);
 }
 
 const binder::bound_target* binder::find(const grid_function_base& function) const {

@@ -175,4 +175,9 @@ std::size_t buffer::waiting_requests() const {
   return state_->queue.size();
 }
 
+std::size_t buffer::holders() const {
+  std::lock_guard guard(state_->mutex);
+  return state_->holders.size();
+}
+
 }  // namespace funcmesh

@@ -64,7 +64,7 @@ void paged_function_base::pack(const executor&, const array<index_t>& indices,
 }
 
 void paged_function_base::unpack(const executor&, const buffer& packed,
-                                 const array<index_t>& indices) {
+                                 const array<index_t>& indices, token&) {
   token holder;
   const auto list = indices.read_view(host_space, holder);
   write_elements({list.data(), static_cast<std::size_t>(list.size())},

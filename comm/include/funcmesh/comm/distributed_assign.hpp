@@ -50,51 +50,62 @@ void check_target_sizes(const distributed_layout& layout, const grid_function_ba
 // Throws unless the distributed target `s` (if it is one) is on `layout`.
 void check_target_layout(const distributed_layout& layout, const halo_state* target);
 
-// Steps 4-5, after keep_dirty: with no dirty halo among `reads`, loop(owned(), whole) alone,
-// no message. Otherwise the round is begun, loop(range(0, interior), chunks) overlaps it
-// (one bound loop run in chunks, the round let progress between them: halo_progress.hpp),
-// the round is ended (also when that loop throws: the peers' messages still arrive, and
-// the loop's failure is the one reported), then loop(range(interior, owned), whole).
-// loop(over, pieces) runs over `over`, pieces(range, piece) calling piece(sub) per piece.
+// Step 5, after keep_dirty found `reads` dirty: the round is begun, then loop(pieces) runs
+// the owned cells through pieces(owned, piece, hold) (run_in_pieces' form): the
+// owned-interior cells [0, interior) in up to progress_chunk_count chunks with the round
+// let progress between them (halo_progress.hpp), the round ended with the received halos
+// written through hold.holder on hold.on (the loop's token and executor: its views see
+// them with no second bind), then the cells beside the halo, [interior, owned). When the
+// loop fails before the round ended (an interior chunk, its binding), the round is ended
+// all the same (the peers' messages still arrive) and the loop's failure is the one
+// reported.
 template <class Loop>
 void halo_round_in_pieces(const distributed_layout& layout, const halo_reads& reads,
                           const executor& on, const Loop& loop) {
-  if (reads.empty()) {
-    loop(iteration_space::owned(), whole_range{});
-    return;
-  }
   begin_round(layout, reads, on);
+  bool ended = false;
   try {
-    const index_t interior = layout.interior_count();
-    const index_t chunks = progress_chunk_count(interior);
-    loop(iteration_space::range(0, interior), [&](index_range, const auto& piece) {
+    loop([&](index_range owned, const auto& piece, const loop_hold& hold) {
+      const index_t interior = layout.interior_count();
+      const index_t chunks = progress_chunk_count(interior);
       for (index_t k = 0; k < chunks; ++k) {
         if (k > 0) progress_round(layout);
         piece(index_range{chunk_begin(interior, chunks, k), chunk_begin(interior, chunks, k + 1)});
       }
+      ended = true;  // a failure of the end itself is reported as it is
+      end_round(layout, reads, hold.on, &hold.holder);
+      piece(index_range{interior, owned.end});
     });
   } catch (...) {
-    try {
-      end_round(layout, reads, on);
-    } catch (...) {
+    if (!ended) {
+      try {
+        end_round(layout, reads, on);
+      } catch (...) {
+      }
     }
     throw;
   }
-  end_round(layout, reads, on);
-  loop(iteration_space::range(layout.interior_count(), layout.owned_count()), whole_range{});
 }
 
-// The same for a loop(over) that binds per call (paged assignments bind page by page).
+// The same for a loop(over) that binds per call (paged assignments bind page by page):
+// each chunk and the cells beside the halo a call of their own; nothing bound holds the
+// halos when the round ends. No dirty read: loop(owned()) alone, no message.
 template <class Loop>
 void around_halo_round(const distributed_layout& layout, const halo_reads& reads,
                        const executor& on, const Loop& loop) {
-  halo_round_in_pieces(layout, reads, on, [&](const iteration_space& over, const auto& pieces) {
-    if (over.what() == iteration_space::kind::owned) {
-      loop(over);
-      return;
-    }
-    pieces(over.resolve_unbounded(),
-           [&](index_range piece) { loop(iteration_space::range(piece)); });
+  if (reads.empty()) {
+    loop(iteration_space::owned());
+    return;
+  }
+  halo_round_in_pieces(layout, reads, on, [&](const auto& pieces) {
+    token round;  // the round's end writes the halos with it
+    pieces(
+        index_range{0, layout.owned_count()},
+        [&](index_range piece) {
+          round.release();  // each call binds with a token of its own: this one holds nothing
+          loop(iteration_space::range(piece));
+        },
+        loop_hold{on, round});
   });
 }
 
@@ -134,9 +145,14 @@ void run_distributed(const run_options& options, const distributed_layout& layou
   }
   keep_dirty(layout, reads, "funcmesh: a distributed assignment", failure, true);
   const executor on = options.on.value_or(default_executor<Compiler>());
-  // One bound loop per piece of the round: the chunks of the interior share one.
-  halo_round_in_pieces(layout, reads, on, [&](const iteration_space& over, const auto& pieces) {
-    run_in_pieces<Compiler>(run_options{.on = on, .over = over}, pieces, statements...);
+  if (reads.empty()) {  // step 4
+    run_in_pieces<Compiler>(run_options{.on = on}, whole_range{}, statements...);
+    return;
+  }
+  // One bound loop for the whole round: the interior's chunks and the cells beside the
+  // halo, which the round's end unpacks through the loop's token.
+  halo_round_in_pieces(layout, reads, on, [&](const auto& pieces) {
+    run_in_pieces<Compiler>(run_options{.on = on}, pieces, statements...);
   });
 }
 

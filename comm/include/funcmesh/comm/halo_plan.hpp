@@ -54,6 +54,9 @@ class halo_plan {
   void begin(std::span<const halo_field> fields, const executor& on = default_executor());
   // Waits for the round begun last and scatters the received values into each halo.
   void end(const executor& on = default_executor());
+  // The same, each halo written through `holder` (halo_source::unpack), which keeps its
+  // holds: a loop bound with it, on `on`, reads the halo without binding again.
+  void end(const executor& on, token& holder);
   void exchange(std::span<const halo_field> fields, const executor& on = default_executor());
 
   void begin(grid_function_base& f, std::size_t element_size,

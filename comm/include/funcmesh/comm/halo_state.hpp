@@ -117,8 +117,10 @@ void keep_dirty(const distributed_layout& layout, halo_reads& reads, const char*
 // those of the current write count: nothing may write them until end_round.
 void begin_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on);
 // Every round is ended even when one step fails, as the peers end theirs; on failure the
-// halos stay dirty.
-void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on);
+// halos stay dirty. `holder`: the token of the bound loop that reads the halos, on `on`
+// (halo_plan::end(on, holder)); null: the round's own.
+void end_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on,
+               token* holder = nullptr);
 // begin_round + end_round of the dirty ones among `reads`, after keep_dirty.
 void exchange_dirty(const distributed_layout& layout, halo_reads& reads, const executor& on,
                     const char* call);

@@ -194,6 +194,14 @@ auto make_fused_body(binder& b, const Targets& targets, std::index_sequence<I...
 
 }  // namespace detail
 
+// What the pieces of a run share: the executor its loop runs on (the one asked for, or the
+// host's serial one for serial-only work: its memory space is the views') and the token
+// that holds the buffers the loop is bound to.
+struct loop_hold {
+  executor on;
+  token& holder;
+};
+
 namespace detail {
 // Statements bound for a loop in this process (each run binds once, whatever its pieces):
 // for tests that count the set-up a loop repeats.
@@ -203,18 +211,21 @@ void count_loop_bind() noexcept;
 // The pieces of a run that takes its range whole.
 struct whole_range {
   template <class Piece>
-  void operator()(index_range range, const Piece& piece) const {
+  void operator()(index_range range, const Piece& piece, const loop_hold&) const {
     piece(range);
   }
 };
 }  // namespace detail
 
 // run, with the range run piece by piece by the caller: the statements are checked and
-// bound once, then pieces(range, piece) calls piece(sub) for sub-ranges of options.over's
-// range (in order, none overlapping; not for lists), each one loop on the executor.
-// Between pieces the caller may do other work on the host (a distributed assignment lets
-// its halo round progress), provided it touches no buffer the statements use. The
-// targets count as written once, after the last piece.
+// bound once, then pieces(range, piece, hold) calls piece(sub) for sub-ranges of
+// options.over's range (in order, none overlapping; not for lists), each one loop on the
+// executor. Between pieces the caller may do other work on the host (a distributed
+// assignment lets its halo round progress), provided it touches no buffer the statements
+// use, with one exception: it may write a buffer the statements only read (never a
+// target) through hold.holder, in hold.on's memory space (a halo round's unpack: the
+// pointer the loop's views hold stays, and the later pieces read the new values). The
+// targets count as written once, after the last piece, or when a piece throws.
 template <class Compiler = exec::this_compiler, class Pieces, class... S>
 requires(is_statement_v<S>&&...) void run_in_pieces(const run_options& options,
                                                     const Pieces& pieces, const S&... statements) {
@@ -254,9 +265,19 @@ requires(is_statement_v<S>&&...) void run_in_pieces(const run_options& options,
     detail::listed_body<decltype(body)> listed_loop{body, list.read_view(chosen.space(), holder)};
     exec::for_each<Compiler>(chosen, range.begin, range.end, listed_loop, shape, label);
   } else {
-    pieces(range, [&](index_range piece) {
-      exec::for_each<Compiler>(chosen, piece.begin, piece.end, body, shape, label);
-    });
+    const loop_hold hold{chosen, holder};
+    try {
+      pieces(
+          range,
+          [&](index_range piece) {
+            exec::for_each<Compiler>(chosen, piece.begin, piece.end, body, shape, label);
+          },
+          hold);
+    } catch (...) {
+      // Pieces before the failure may have written: their halos must not look clean.
+      (statements.target->mark_written(), ...);
+      throw;
+    }
   }
   (statements.target->mark_written(), ...);
 }

@@ -11,6 +11,7 @@
 #include <funcmesh/expr/grid_function.hpp>
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/token.hpp>
 
 namespace funcmesh {
 
@@ -18,11 +19,15 @@ namespace detail {
 // Elements of element_size bytes; every index must lie in [0, values_count). Throws
 // funcmesh::error naming the first index out of range; a caller that validated its list
 // once (a halo plan, at construction) passes list_checked and skips that pass over it.
+// scatter_bytes takes `values` with `holder` when given (a bound loop's token, which may
+// already read them: halo_source::unpack), else with a token of its own, as it takes the
+// packed bytes and the list, released on return.
 void gather_bytes(const executor& on, const buffer& values, index_t values_count,
                   const buffer& indices, buffer& packed, std::size_t element_size,
                   bool list_checked = false);
 void scatter_bytes(const executor& on, const buffer& packed, const buffer& indices, buffer& values,
-                   index_t values_count, std::size_t element_size, bool list_checked = false);
+                   index_t values_count, std::size_t element_size, bool list_checked = false,
+                   token* holder = nullptr);
 }  // namespace detail
 
 // packed (resized to the list's length) receives source's values at the listed indices.

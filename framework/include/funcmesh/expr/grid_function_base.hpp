@@ -57,10 +57,12 @@ class grid_function_base : public halo_source {
   std::string describe() const final;
 
   // The halo path: the gather and scatter kernels on the round's executor. Unpacking the
-  // halo is not a write.
+  // halo is not a write; it writes through `holder` (a bound loop's token: the pointer its
+  // views hold, in its space).
   pack_site packs_on() const final { return pack_site::executor; }
   void pack(const executor& on, const array<index_t>& indices, buffer& packed) const final;
-  void unpack(const executor& on, const buffer& packed, const array<index_t>& indices) final;
+  void unpack(const executor& on, const buffer& packed, const array<index_t>& indices,
+              token& holder) final;
 
  protected:
   grid_function_base(std::string name, index_t owned_size, index_t total_size,

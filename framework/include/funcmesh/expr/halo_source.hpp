@@ -11,6 +11,7 @@
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/memory/array.hpp>
 #include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/token.hpp>
 
 namespace funcmesh {
 
@@ -47,8 +48,15 @@ class halo_source {
   // (pack_site::executor packs there; pack_site::host ignores it). May throw (a store's
   // I/O error): the plan still completes the round, then rethrows.
   virtual void pack(const executor& on, const array<index_t>& indices, buffer& packed) const = 0;
-  // The value at indices[k] = packed[k]: the reverse, into the halo.
-  virtual void unpack(const executor& on, const buffer& packed, const array<index_t>& indices) = 0;
+  // The value at indices[k] = packed[k]: the reverse, into the halo. `holder`: the token
+  // to write the source's own buffers with (`packed` and `indices` are taken with a token
+  // of the call's own, released on return). When a round ends inside an assignment's
+  // bound loop, it is that loop's token, which already reads these values, and `on` is
+  // the loop's executor: the halo written through it, in the loop's memory space, is what
+  // the loop's views see (another token of the same thread could not write a buffer the
+  // loop's token reads: token_error). Its holds outlast the call.
+  virtual void unpack(const executor& on, const buffer& packed, const array<index_t>& indices,
+                      token& holder) = 0;
 
  protected:
   halo_source() = default;

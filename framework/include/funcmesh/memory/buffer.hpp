@@ -89,6 +89,7 @@ class buffer {
   bool is_allocated(memory_space space) const { return status(space).allocated; }
   bool is_valid(memory_space space) const { return status(space).valid; }
   std::size_t waiting_requests() const;  // token requests queued on this buffer
+  std::size_t holders() const;           // tokens that hold this buffer now
   bool shares_with(const buffer& other) const { return state_ == other.state_; }
 
  private:

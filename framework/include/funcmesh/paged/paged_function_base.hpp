@@ -58,10 +58,12 @@ class paged_function_base : public halo_source {
   void note_write() { write_count_.fetch_add(1, std::memory_order_relaxed); }
 
   // The halo path: read_elements and write_elements on the host, through the cache,
-  // whatever the round's executor (which they ignore).
+  // whatever the round's executor (which they ignore). The pages are the cache's, held by no
+  // token: unpack needs none of the caller's.
   pack_site packs_on() const final { return pack_site::host; }
   void pack(const executor& on, const array<index_t>& indices, buffer& packed) const final;
-  void unpack(const executor& on, const buffer& packed, const array<index_t>& indices) final;
+  void unpack(const executor& on, const buffer& packed, const array<index_t>& indices,
+              token& holder) final;
 
   // What its expression leaves report to a visitor: an extent-only read (no buffer)
   // named by describe() and marked as this paged function.

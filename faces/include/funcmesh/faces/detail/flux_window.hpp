@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include <funcmesh/core/device_macros.hpp>
 #include <funcmesh/faces/face_set.hpp>
@@ -45,9 +46,17 @@ struct flux_windows {
 
 // Windows of `capacity = faces.flux_window()` values of value_bytes (alignment at most 64)
 // for every worker the thread policy may start, held by `holder`, every span empty; none
-// (base null) when `space` is not the host or the face set's windows are off.
+// (base null) when `space` is not the host or the face set's windows are off. Their memory
+// is a buffer of a process-wide pool that no token holds now (two sums of one loop, bound
+// with one token, get two), kept for the next loop: a time loop allocates it once.
 flux_windows make_flux_windows(const face_set& faces, memory_space space, token& holder,
                                std::size_t value_bytes);
+
+// Buffers the pool allocated (or grew) in this process: for tests that count what a loop
+// repeats.
+std::uint64_t flux_window_allocations() noexcept;
+// Frees the pool's buffers that no token holds (memory back after the face loops).
+void release_idle_flux_windows();
 
 // Owned cell c's sum of its faces' fluxes in the gather order, as worker `worker` computes
 // it on the host. Source provides first_side_again(f), face f's flux out of its first cell,
