@@ -262,7 +262,8 @@ struct left_or_own {
 TEST(halo_plan_failure_in_assignment, names_the_wait_and_leaves_both_halos_dirty_and_free) {
   if (world_size() == 1) GTEST_SKIP() << "no messages at one rank";
   const fm::distributed_layout layout = layout_on(MPI_COMM_WORLD);
-  ASSERT_GT(layout.exchange_plan().neighbour_count(), 0u) << "every rank must use the injected failure";
+  ASSERT_GT(layout.exchange_plan().neighbour_count(), 0u)
+      << "every rank must use the injected failure";
   fm::dist_function<double> u(layout, "u"), v(layout, "v");
   fill_owned(u, layout.mesh());
   v = 1.0;
