@@ -3,12 +3,13 @@
 
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 
+#include "halo_messages.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <exception>
-#include <limits>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -17,17 +18,6 @@
 #include <funcmesh/comm/mpi_error.hpp>
 
 namespace funcmesh {
-
-struct halo_plan::slot {
-  buffer send;
-  buffer receive;
-  std::vector<MPI_Request> requests;  // receives first, then sends
-  std::size_t element_size = 0;
-  // Persistent requests are bound to addresses: re-created when the host copies move.
-  const void* send_host = nullptr;
-  const void* receive_host = nullptr;
-  token holder;  // keeps both host copies in place while a round is in flight
-};
 
 namespace {
 
@@ -71,16 +61,8 @@ bool take_injected(detail::halo_failure which) {
   return injected_failure.compare_exchange_strong(expected, 0);
 }
 
-int message_count(index_t values, std::size_t element_size, MPI_Comm comm) {
-  const std::size_t bytes = static_cast<std::size_t>(values) * element_size;
-  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    throw mpi_error(
-        MPI_ERR_COUNT,
-        mpi_failure_message(MPI_ERR_COUNT, "halo message of " + std::to_string(bytes) + " bytes",
-                            comm));
-  }
-  return static_cast<int>(bytes);
-}
+// detail::set_halo_messages_per_field_for_testing's switch.
+std::atomic<bool> messages_per_field{false};
 
 }  // namespace
 
@@ -124,29 +106,21 @@ halo_plan::~halo_plan() {
     // never return: leave their buffers allocated (a deliberate leak) rather than let MPI
     // write into freed memory, and leave the communicator they use alone. After
     // MPI_Finalize no MPI call is allowed at all.
-    static std::vector<std::unique_ptr<slot>> abandoned_slots;
+    static std::vector<std::unique_ptr<detail::halo_message_set>> abandoned_sets;
     static std::mutex abandoned_guard;
     const std::lock_guard lock(abandoned_guard);
-    for (auto& s : slots_) abandoned_slots.push_back(std::move(s));
+    for (auto& s : sets_) abandoned_sets.push_back(std::move(s));
     return;
   }
-  if (in_flight_) {
+  if (in_flight_ && current_set_ != nullptr) {
     // A round still running would write into freed buffers: complete it first.
-    for (auto& s : slots_) {
-      MPI_Waitall(static_cast<int>(s->requests.size()), s->requests.data(), MPI_STATUSES_IGNORE);
-    }
+    MPI_Waitall(static_cast<int>(current_set_->requests.size()), current_set_->requests.data(),
+                MPI_STATUSES_IGNORE);
   }
-  for (auto& s : slots_) free_requests(*s);
+  for (auto& s : sets_) s->free_requests();
   // Collective in principle; every rank drops its last grid function of the plan in the
   // same order, as it built them.
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-}
-
-void halo_plan::free_requests(slot& s) noexcept {
-  for (auto& r : s.requests) {
-    if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
-  }
-  s.requests.clear();
 }
 
 std::string halo_field::describe() const {
@@ -169,51 +143,50 @@ void halo_plan::check_field(const halo_field& field) const {
   }
 }
 
-void halo_plan::prepare_requests(slot& s, std::size_t element_size, int index,
-                                 memory_space transfer) {
-  const auto send_bytes = static_cast<std::size_t>(send_.size()) * element_size;
-  const auto receive_bytes = static_cast<std::size_t>(receive_.size()) * element_size;
-  if (s.send.size_bytes() != send_bytes) s.send.set_size(send_bytes, preserve::no);
-  if (s.receive.size_bytes() != receive_bytes) s.receive.set_size(receive_bytes, preserve::no);
-  // Pointers for MPI in the transfer space (the host unless MPI takes device memory): the
-  // send copy is read after packing, the receive copy is overwritten by MPI (so no stale
-  // contents are copied in first).
-  auto* send_host = static_cast<const std::byte*>(s.send.read_pointer(transfer, s.holder));
-  auto* receive_host = static_cast<std::byte*>(s.receive.overwrite_pointer(transfer, s.holder));
-  if (!s.requests.empty() && s.element_size == element_size && s.send_host == send_host &&
-      s.receive_host == receive_host) {
-    return;
+detail::halo_message_set& halo_plan::field_set(std::span<const halo_field> fields,
+                                               memory_space transfer) {
+  const bool per_field = messages_per_field.load(std::memory_order_relaxed);
+  auto space_of = [transfer](const halo_field& f) {
+    return f.source->packs_on() == pack_site::host ? host_space : transfer;
+  };
+  auto same = [&](const detail::halo_message_set& s) {
+    if (s.per_field != per_field || s.key.size() != fields.size()) return false;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (s.key[i] != detail::halo_field_key{fields[i].element_size, space_of(fields[i])}) {
+        return false;
+      }
+    }
+    return true;
+  };
+  ++set_uses_;
+  for (auto& s : sets_) {
+    if (same(*s)) {
+      s->last_use = set_uses_;
+      return *s;
+    }
   }
-  free_requests(s);
-  s.element_size = element_size;
-  s.send_host = send_host;
-  s.receive_host = receive_host;
-  const int tag = tag_base + index;
-  const std::size_t n = neighbour_part_.size();
-  s.requests.assign(2 * n, MPI_REQUEST_NULL);
-  for (std::size_t k = 0; k < n; ++k) {
-    const index_t first = receive_offset_[k];
-    const int count = message_count(receive_offset_[k + 1] - first, element_size, comm_);
-    check_mpi(MPI_Recv_init(receive_host + static_cast<std::size_t>(first) * element_size, count,
-                            MPI_BYTE, neighbour_part_[k], tag, comm_, &s.requests[k]),
-              "MPI_Recv_init", comm_);
+  if (sets_.size() >= max_field_sets) {
+    // No round is in flight (begin refuses to start one over another), so the requests of
+    // the set used least recently are inactive: they, its types and buffers can go.
+    const auto oldest = std::ranges::min_element(
+        sets_, {}, [](const std::unique_ptr<detail::halo_message_set>& s) { return s->last_use; });
+    (*oldest)->free_requests();
+    sets_.erase(oldest);
   }
-  for (std::size_t k = 0; k < n; ++k) {
-    const index_t first = send_offset_[k];
-    const int count = message_count(send_offset_[k + 1] - first, element_size, comm_);
-    // MPI_Send_init takes a non-const buffer in older MPI headers.
-    auto* from = const_cast<std::byte*>(send_host) + static_cast<std::size_t>(first) * element_size;
-    check_mpi(
-        MPI_Send_init(from, count, MPI_BYTE, neighbour_part_[k], tag, comm_, &s.requests[n + k]),
-        "MPI_Send_init", comm_);
-  }
+  std::vector<detail::halo_field_key> key;
+  for (const auto& f : fields) key.push_back({f.element_size, space_of(f)});
+  sets_.push_back(std::make_unique<detail::halo_message_set>(std::move(key), per_field,
+                                                             send_.size(), receive_.size()));
+  sets_.back()->last_use = set_uses_;
+  return *sets_.back();
 }
 
 void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
-  if (fields.size() > 10000) {
+  if (messages_per_field.load(std::memory_order_relaxed) && fields.size() > 10000) {
     throw error(mpi::rank_prefix() +
                 "funcmesh::halo_plan::begin: " + std::to_string(fields.size()) +
-                " fields in one round (at most 10000: each takes an MPI tag)");
+                " fields in one round with one message per field (at most 10000: each takes an "
+                "MPI tag)");
   }
   if (in_flight_) {
     throw error(mpi::rank_prefix() +
@@ -226,66 +199,60 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   }
   for (const auto& f : fields) check_field(f);
   current_.assign(fields.begin(), fields.end());
-  if (neighbour_part_.empty()) {
+  if (neighbour_part_.empty() || fields.empty()) {  // nothing to send: no MPI call
     in_flight_ = true;
     return;
   }
-  while (slots_.size() < fields.size()) slots_.push_back(std::make_unique<slot>());
+  // Device data is staged through the host unless MPI is known to take device pointers.
+  // (gpu_aware() was decided when the plan was built: it cannot throw here.) Bytes packed
+  // on the host (pack_site::host) are sent from there.
+  const memory_space transfer = on.space().is_host() || !mpi::gpu_aware() ? host_space : on.space();
+  detail::halo_message_set& s = field_set(fields, transfer);
+  s.holder.release();  // packing writes the send buffers where it packs
   // Packing may fail (a paged field reads its store: an I/O error). The peers wait for
-  // this rank's messages all the same, so the round still runs: the failed field's message
-  // is all-ones bytes (NaN for floating point), the round is completed here, and only then
+  // this rank's messages all the same, so the round still runs: the failed field's bytes
+  // are all ones (NaN for floating point), the round is completed here, and only then
   // does this rank throw (its halos stay dirty).
   std::exception_ptr pack_failure;
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    slot& s = *slots_[i];
-    s.holder.release();
-    const auto bytes = static_cast<std::size_t>(send_.size()) * fields[i].element_size;
-    if (s.send.size_bytes() != bytes) s.send.set_size(bytes, preserve::no);
     try {
-      fields[i].source->pack(on, send_, s.send);
+      fields[i].source->pack(on, send_, s.send[i]);
     } catch (...) {
       if (!pack_failure) pack_failure = std::current_exception();
-      std::memset(s.send.overwrite_pointer(host_space, s.holder), 0xff, bytes);
+      std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff, s.send[i].size_bytes());
     }
   }
-  // Device data is staged through the host unless MPI is known to take device pointers.
-  // (gpu_aware() was decided when the plan was built: it cannot throw here.) GPU data staged
-  // through the host goes through page-locked copies, which DMA at full speed. Bytes packed
-  // on the host (pack_site::host) are sent from there.
-  const memory_space transfer = on.space().is_host() || !mpi::gpu_aware() ? host_space : on.space();
+  // GPU data staged through the host goes through page-locked copies, which DMA at full
+  // speed.
   if (on.space().kind == space_kind::cuda && transfer.is_host()) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
-      slots_[i]->send.set_pinned_host(true);
-      slots_[i]->receive.set_pinned_host(true);
+      s.send[i].set_pinned_host(true);
+      s.receive[i].set_pinned_host(true);
     }
   }
   try {
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      slot& s = *slots_[i];
-      const bool on_host = fields[i].source->packs_on() == pack_site::host;
-      prepare_requests(s, fields[i].element_size, static_cast<int>(i),
-                       on_host ? host_space : transfer);
-      const int code = take_injected(detail::halo_failure::start)
-                           ? MPI_ERR_OTHER
-                           : MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data());
-      check_mpi(code, "MPI_Startall", comm_);
-    }
+    s.prepare({comm_, neighbour_part_, send_offset_, receive_offset_}, tag_base);
+    const int code = take_injected(detail::halo_failure::start)
+                         ? MPI_ERR_OTHER
+                         : MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data());
+    check_mpi(code, "MPI_Startall", comm_);
   } catch (...) {
-    // Earlier fields' requests may be running: their buffers stay with the plan for good.
+    // Requests may be running (a failed start may have started some): their buffers stay
+    // with the plan for good.
     abandoned_ = true;
     throw;
   }
+  s.complete = false;
+  messages_sent_ += s.sends();
   if (pack_failure) {
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      slot& s = *slots_[i];
-      if (MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(),
-                      MPI_STATUSES_IGNORE) != MPI_SUCCESS) {
-        abandoned_ = true;
-      }
+    if (MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE) !=
+        MPI_SUCCESS) {
+      abandoned_ = true;
     }
     current_.clear();
     std::rethrow_exception(pack_failure);
   }
+  current_set_ = &s;
   in_flight_ = true;
 }
 
@@ -299,39 +266,54 @@ void halo_plan::end(const executor& on, token& holder) {
     throw error(mpi::rank_prefix() + "funcmesh::halo_plan::end: no exchange was begun");
   }
   in_flight_ = false;
-  if (!neighbour_part_.empty()) {
-    for (std::size_t i = 0; i < current_.size(); ++i) {
-      slot& s = *slots_[i];
-      int code =
-          MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
-      if (code == MPI_SUCCESS && take_injected(detail::halo_failure::wait)) code = MPI_ERR_OTHER;
-      if (code != MPI_SUCCESS) {
-        abandoned_ = true;  // some requests may still be active
-        check_mpi(code, "MPI_Waitall", comm_);
-      }
+  detail::halo_message_set* s = std::exchange(current_set_, nullptr);
+  if (s != nullptr) {
+    int code = s->complete ? MPI_SUCCESS
+                           : MPI_Waitall(static_cast<int>(s->requests.size()), s->requests.data(),
+                                         s->statuses.data());
+    if (code == MPI_SUCCESS && take_injected(detail::halo_failure::wait)) code = MPI_ERR_OTHER;
+    if (code != MPI_SUCCESS) {
+      abandoned_ = true;  // some requests may still be active
+      check_mpi(code, "MPI_Waitall", comm_);
     }
+    check_received(*s);
+    s->holder.release();  // the received host bytes may now move to where they are unpacked
     for (std::size_t i = 0; i < current_.size(); ++i) {
-      slot& s = *slots_[i];
-      s.holder.release();  // the received host bytes may now move to where they are unpacked
-      current_[i].source->unpack(on, s.receive, receive_, holder);
+      current_[i].source->unpack(on, s->receive[i], receive_, holder);
     }
   }
   current_.clear();
   ++exchange_count_;
 }
 
-void halo_plan::progress() {
-  if (!in_flight_ || neighbour_part_.empty()) return;
-  for (std::size_t i = 0; i < current_.size(); ++i) {
-    slot& s = *slots_[i];
-    int done = 0;
-    const int code = MPI_Testall(static_cast<int>(s.requests.size()), s.requests.data(), &done,
-                                 MPI_STATUSES_IGNORE);
-    if (code != MPI_SUCCESS) {
-      abandoned_ = true;
-      check_mpi(code, "MPI_Testall", comm_);
+void halo_plan::check_received(const detail::halo_message_set& s) const {
+  // One message per neighbour and round carries every field: a peer that began other
+  // fields sends another size. Larger fails its receive (MPI_ERR_TRUNCATE, in the wait);
+  // smaller would leave halo bytes unwritten without a word.
+  for (std::size_t r = 0; r < s.receive_bytes.size(); ++r) {
+    int bytes = 0;
+    MPI_Get_count(&s.statuses[r], MPI_BYTE, &bytes);
+    if (bytes != s.receive_bytes[r]) {
+      const int peer = neighbour_part_[r % neighbour_part_.size()];
+      throw error(mpi::rank_prefix() + "funcmesh::halo_plan::end: rank " + std::to_string(peer) +
+                  " sent " + std::to_string(bytes) + " bytes where this rank's fields take " +
+                  std::to_string(s.receive_bytes[r]) +
+                  " (every rank must exchange the same fields in the same round)");
     }
   }
+}
+
+void halo_plan::progress() {
+  if (!in_flight_ || current_set_ == nullptr || current_set_->complete) return;
+  detail::halo_message_set& s = *current_set_;
+  int done = 0;
+  const int code =
+      MPI_Testall(static_cast<int>(s.requests.size()), s.requests.data(), &done, s.statuses.data());
+  if (code != MPI_SUCCESS) {
+    abandoned_ = true;
+    check_mpi(code, "MPI_Testall", comm_);
+  }
+  s.complete = done != 0;
 }
 
 void halo_plan::exchange(std::span<const halo_field> fields, const executor& on) {
@@ -364,6 +346,10 @@ namespace funcmesh::detail {
 
 void inject_halo_failure_for_testing(halo_failure which) {
   injected_failure.store(static_cast<int>(which));
+}
+
+void set_halo_messages_per_field_for_testing(bool per_field) {
+  messages_per_field.store(per_field);
 }
 
 }  // namespace funcmesh::detail

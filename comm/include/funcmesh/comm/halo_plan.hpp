@@ -1,7 +1,8 @@
 // halo_plan: the halo exchange of one local mesh — per neighbour rank the cells to send
 // and receive, packed byte buffers and persistent MPI requests — owned by its
 // distributed_layout and shared by every function on it. Split phase: begin() packs and
-// starts, end() waits and unpacks.
+// starts, end() waits and unpacks. A round sends one message to each neighbour, whatever
+// the number of fields it moves.
 #pragma once
 
 #include <mpi.h>
@@ -23,6 +24,10 @@
 #include <funcmesh/partition/local_mesh.hpp>
 
 namespace funcmesh {
+
+namespace detail {
+struct halo_message_set;  // comm/src/halo_messages.hpp
+}
 
 // One field of an exchange round: its values (owned + halo), packed and unpacked where
 // the source says (a grid function's by kernels on the round's executor, a paged
@@ -46,13 +51,21 @@ class halo_plan {
   halo_plan(const halo_plan&) = delete;
   halo_plan& operator=(const halo_plan&) = delete;
 
-  // Several fields in one round: each is gathered into its own packed buffer and sent as
-  // its own message per neighbour (tag = base tag + field slot), all started together.
-  // Packing runs where each source packs (pack_site): on `on` (a kernel for device data)
-  // or on the host; the packed bytes go through host memory unless MPI takes device
-  // memory (Debian's Open MPI is not CUDA-aware).
+  // Several fields in one round: each is gathered into its own packed buffer, and ONE
+  // message per neighbour carries them all (an MPI derived datatype over the buffers; one
+  // field: plain bytes), tag = tag_base: the per-message latency is paid once per round,
+  // not once per field. Packing runs where each source packs (pack_site): on `on` (a kernel
+  // for device data) or on the host; the packed bytes go through host memory unless MPI
+  // takes device memory (Debian's Open MPI is not CUDA-aware). Only there, a round that
+  // mixes device and host-packed fields sends one message per neighbour and memory space
+  // (tags tag_base, tag_base + 1): a message cannot span both kinds of memory.
+  // Buffers, persistent requests and datatypes are kept per distinct field set (the
+  // fields' element sizes and transfer spaces, in order), for the 8 sets used last:
+  // rounds that alternate {q} and {q, adt} rebuild nothing.
   void begin(std::span<const halo_field> fields, const executor& on = default_executor());
-  // Waits for the round begun last and scatters the received values into each halo.
+  // Waits for the round begun last and scatters the received values into each halo. A
+  // message of another size than this rank's fields expect (ranks began different field
+  // sets) throws an error once the round is complete, on each rank that sees one.
   void end(const executor& on = default_executor());
   // The same, each halo written through `holder` (halo_source::unpack), which keeps its
   // holds: a loop bound with it, on `on`, reads the halo without binding again.
@@ -74,6 +87,9 @@ class halo_plan {
   bool in_flight() const { return in_flight_; }
   // Rounds completed (a round of several fields counts once).
   std::uint64_t exchange_count() const { return exchange_count_; }
+  // Point-to-point messages this plan has started, sends only: neighbour_count() per round
+  // begun, whatever its fields (the tests and benchmarks check aggregation by it).
+  std::uint64_t messages_sent() const { return messages_sent_; }
 
   // The plan's own duplicate of the communicator it was built on: the same ranks in the
   // same order (MPI_CONGRUENT), a separate message context. Lives as long as the plan.
@@ -82,16 +98,20 @@ class halo_plan {
   index_t owned_count() const { return owned_count_; }
   index_t total_count() const { return total_count_; }
   std::size_t neighbour_count() const { return neighbour_part_.size(); }
-  // Messages from this plan use tags [tag_base, tag_base + fields in a round), below the
-  // 32767 every MPI must accept (MPI_TAG_UB may be no larger). They travel on the plan's
-  // own communicator, so they cannot match the caller's messages whatever their tags.
+  // A round's messages use tag_base (tag_base + 1 for host-packed fields beside device
+  // ones under a GPU-aware MPI), below the 32767 every MPI must accept (MPI_TAG_UB may be
+  // no larger). Rounds of a plan are sequential and MPI does not let messages of one
+  // sender and tag overtake each other, so round r's receives match round r's sends. They
+  // travel on the plan's own communicator, so they cannot match the caller's messages
+  // whatever their tags.
   static constexpr int tag_base = 20000;
+  // Distinct field sets whose messages a plan keeps; the least recently used goes first.
+  static constexpr std::size_t max_field_sets = 8;
 
  private:
-  struct slot;  // one field's packed buffers and requests
   void check_field(const halo_field& field) const;
-  void prepare_requests(slot& s, std::size_t element_size, int index, memory_space transfer);
-  void free_requests(slot& s) noexcept;
+  detail::halo_message_set& field_set(std::span<const halo_field> fields, memory_space transfer);
+  void check_received(const detail::halo_message_set& s) const;
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // owned: MPI_Comm_dup of the caller's communicator
   index_t interior_count_ = 0;
@@ -103,12 +123,15 @@ class halo_plan {
   array<index_t> receive_;
   std::vector<index_t> send_offset_;
   std::vector<index_t> receive_offset_;
-  std::vector<std::unique_ptr<slot>> slots_;
+  std::vector<std::unique_ptr<detail::halo_message_set>> sets_;  // at most max_field_sets
+  detail::halo_message_set* current_set_ = nullptr;              // the round in flight's
+  std::uint64_t set_uses_ = 0;  // the clock of halo_message_set::last_use
   std::vector<halo_field> current_;
   bool in_flight_ = false;
   // An MPI call failed while requests may be active: their buffers must never be freed.
   bool abandoned_ = false;
   std::uint64_t exchange_count_ = 0;
+  std::uint64_t messages_sent_ = 0;
 };
 
 namespace detail {
@@ -119,6 +142,11 @@ namespace detail {
 // path pays one relaxed atomic load per call.
 enum class halo_failure { none, start, wait };
 void inject_halo_failure_for_testing(halo_failure which);
+// Tests and benchmarks only: from the next round on, every halo plan of this process sends
+// one message per field and neighbour (tags tag_base + field), as before rounds were
+// aggregated, so that a benchmark compares both in one process. Every rank must set the
+// same value between the same rounds. At most 10000 fields a round then.
+void set_halo_messages_per_field_for_testing(bool per_field);
 }  // namespace detail
 
 }  // namespace funcmesh

@@ -1,0 +1,76 @@
+// halo_messages: the messages of one kind of halo round (a distinct field set) — each
+// field's packed buffers, and per neighbour ONE persistent send and receive over all of
+// them (an MPI derived datatype across the fields' buffers), kept from round to round.
+// Internal to halo_plan.cpp.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <funcmesh/core/index.hpp>
+#include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/memory_space.hpp>
+#include <funcmesh/memory/token.hpp>
+
+namespace funcmesh::detail {
+
+// What makes two rounds' messages the same: per field, its bytes per value and the memory
+// space MPI reads and writes its bytes in (the host for bytes packed on the host).
+struct halo_field_key {
+  std::size_t element_size = 0;
+  memory_space transfer;
+  friend bool operator==(const halo_field_key&, const halo_field_key&) = default;
+};
+
+// The plan's lists as the messages see them: neighbour k's cells are
+// [offset[k], offset[k + 1]) of the concatenated send and receive lists.
+struct halo_message_lists {
+  MPI_Comm comm;
+  std::span<const int> neighbours;
+  std::span<const index_t> send_offset;
+  std::span<const index_t> receive_offset;
+};
+
+struct halo_message_set {
+  // Buffers sized for `key` (send_values, receive_values: the lists' lengths).
+  halo_message_set(std::vector<halo_field_key> key, bool per_field, index_t send_values,
+                   index_t receive_values);
+
+  std::vector<halo_field_key> key;
+  // One message per field (the behaviour before messages were aggregated; a testing switch,
+  // for benchmarks): each field is its own group.
+  bool per_field = false;
+  // Fields that travel together: one message per neighbour and group, tag tag_base + group.
+  // Aggregated, a group is every field of one transfer space: a single message unless a
+  // GPU-aware MPI moves device and host-packed fields in one round (one message cannot
+  // span both kinds of memory).
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<buffer> send;  // per field, packed in the order of the send list
+  std::vector<buffer> receive;
+  // Persistent requests are bound to addresses: re-created when a transfer copy moves.
+  std::vector<const void*> send_at;
+  std::vector<const void*> receive_at;
+  std::vector<MPI_Request> requests;  // every receive (group-major), then every send
+  // The round's statuses, filled by whichever call completes it (a progress call's
+  // MPI_Testall or the end's MPI_Waitall: waiting again would overwrite them with empty
+  // ones); `complete` says the round in flight is.
+  std::vector<MPI_Status> statuses;
+  bool complete = false;
+  std::vector<int> receive_bytes;   // per receive request: what the peer's send must carry
+  std::vector<MPI_Datatype> types;  // committed; live as long as the requests using them
+  token holder;                     // keeps every transfer copy in place while a round is in flight
+  std::uint64_t last_use = 0;       // for the plan's least-recently-used eviction
+
+  std::size_t sends() const { return requests.size() / 2; }
+  // Takes every buffer's transfer pointer (with `holder`) and re-creates the requests and
+  // types if any moved or none exist. Throws mpi_error: MPI_ERR_COUNT for a message of
+  // more than INT_MAX bytes, or the failing MPI call's code.
+  void prepare(const halo_message_lists& lists, int tag_base);
+  void free_requests() noexcept;
+};
+
+}  // namespace funcmesh::detail
