@@ -88,7 +88,9 @@ class halo_plan {
   // Rounds completed (a round of several fields counts once).
   std::uint64_t exchange_count() const { return exchange_count_; }
   // Point-to-point messages this plan has started, sends only: neighbour_count() per round
-  // begun, whatever its fields (the tests and benchmarks check aggregation by it).
+  // begun with fields, whatever their number (twice that where a GPU-aware MPI moves device
+  // and host-packed fields in one round; one per field and neighbour under
+  // detail::set_halo_messages_per_field_for_testing). Tests and benchmarks check by it.
   std::uint64_t messages_sent() const { return messages_sent_; }
 
   // The plan's own duplicate of the communicator it was built on: the same ranks in the
