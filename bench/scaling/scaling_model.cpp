@@ -35,7 +35,9 @@ part_time project_part(const part_shape& part, std::size_t which, int parts, con
                        const network& net) {
   part_time t;
   const double share = net.compute_share.empty() ? 1.0 : net.compute_share[which];
-  t.compute = static_cast<double>(part.owned) * step.seconds_per_cell * share;
+  t.compute = (static_cast<double>(part.owned) * step.seconds_per_cell +
+               static_cast<double>(part.halo) * step.halo_seconds_per_cell) *
+              share;
   // One round: each message costs its latency and its bytes at the link's rate; a link
   // sends and receives at once, so a message costs the larger of its two directions.
   double round = 0, slowest_message = 0, bytes_time = 0, latencies = 0;
@@ -47,10 +49,13 @@ part_time project_part(const part_shape& part, std::size_t which, int parts, con
                                 : net.neighbour_seconds_per_byte[which][k];
     const double bytes = step.halo_bytes_per_cell *
                          static_cast<double>(std::max(part.send_cells[k], part.receive_cells[k]));
-    slowest_message = std::max(slowest_message, latency + bytes * per_byte);
-    latencies = std::max(latencies, latency);
+    // A round's messages to one neighbour (one since issue 41; one a field before) each
+    // pay the latency; their bytes add up.
+    const double latencies_here = step.messages_per_round * latency;
+    slowest_message = std::max(slowest_message, latencies_here + bytes * per_byte);
+    latencies = std::max(latencies, latencies_here);
     bytes_time += bytes * per_byte;
-    round += latency + bytes * per_byte;
+    round += latencies_here + bytes * per_byte;
   }
   // Overlapped neighbours still share the rank's link: the bytes add up, one latency.
   if (net.neighbours_overlap) round = std::max(slowest_message, latencies + bytes_time);

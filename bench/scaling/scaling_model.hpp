@@ -35,12 +35,17 @@ part_shape scaled(const part_shape& s, double factor, int dimension);
 // step reads at neighbours), `reductions` global reductions per step on average, and the
 // time one cell's share of the step takes on one rank (measured on a 1-part mesh, or
 // bytes per cell over a memory bandwidth).
+// The code's traffic (rounds, messages per neighbour a round, bytes a halo cell) is counted
+// from its real rounds on a partitioned mesh (scaling_steps: count_traffic); halo work is
+// the loops computed on halo cells too (with_halo(): Airfoil's adt).
 struct step_kind {
   std::string name;
   int rounds = 1;
   double halo_bytes_per_cell = 8;
+  double messages_per_round = 1;  // per neighbour: each message pays the latency
   double reductions = 0;
   double seconds_per_cell = 0;
+  double halo_seconds_per_cell = 0;  // work per halo cell a step
 };
 
 // The network. Messages to different neighbours go one after the other unless
@@ -62,7 +67,7 @@ struct network {
 
 // One part's projected step and where its time goes.
 struct part_time {
-  double compute = 0;    // owned cells x seconds per cell (x the CPU share)
+  double compute = 0;    // owned (and halo-work) cells x seconds per cell (x the CPU share)
   double exchange = 0;   // the rounds' exposed time
   double reduction = 0;  // allreduces: 2 log2(P) latencies each
   double total() const { return compute + exchange + reduction; }

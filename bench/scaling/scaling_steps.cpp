@@ -1,5 +1,6 @@
 #include "scaling_steps.hpp"
 
+#include <cstdint>
 #include <utility>
 
 #include <funcmesh/comm.hpp>
@@ -29,26 +30,27 @@ double median_batch(MPI_Comm comm, int rounds, int batch, const std::function<vo
 
 scheme scheme_named(const std::string& family) {
   if (family == "airfoil") {
-    // Two stages; each reads q and adt at neighbours (4 + 1 doubles: one round of 40 bytes a
-    // halo cell); the rms (one global sum) every 100 iterations, as examples/euler prints it.
+    // Rounds, messages and halo bytes: counted from the code (count_traffic); these are
+    // what it sent when measured last (one round a stage, q alone: 32 bytes a halo cell),
+    // used only where nothing can be counted (one rank). The rms (one global sum) every
+    // 100 iterations, as examples/euler prints it.
     // Memory per stage: the adt pass reads q (32) and the face entries, writes adt (8); the
     // flux-and-update pass reads the stage's q and adt (40), the old q (32), writes q (32),
     // and the face entries again. A quad's 4 entries take 4 (offset) + 4 x (4 neighbour + 4
     // face + 8 area + 16 normal) bytes a pass: 2 x (40 + 104 + 2 x 132) = 816 bytes a cell.
-    return {"airfoil",
-            "Airfoil iteration (2 stages, gather form)",
-            2,
-            {.name = "airfoil", .rounds = 2, .halo_bytes_per_cell = 40, .reductions = 0.01},
-            816};
+    // adt is computed on the halo cells too (with_halo()): 2 x (32 + 8 + 132) = 344 bytes a
+    // halo cell.
+    return {
+        "airfoil", "Airfoil iteration (2 stages, gather form)",
+        2,         {.name = "airfoil", .rounds = 2, .halo_bytes_per_cell = 32, .reductions = 0.01},
+        816,       344};
   }
   if (family == "tetbox") {
     // One round of u (8 bytes a halo cell), no reduction. Memory: u (8) read, the new u (8)
     // written, 4 face entries of 4 + 4 + 8 (area) + 8 (distance), an offset: 116 bytes.
-    return {"tetbox",
-            "explicit diffusion step (one face sum)",
-            3,
-            {.name = "tetbox", .rounds = 1, .halo_bytes_per_cell = 8, .reductions = 0},
-            116};
+    return {"tetbox", "explicit diffusion step (one face sum)",
+            3,        {.name = "tetbox", .rounds = 1, .halo_bytes_per_cell = 8, .reductions = 0},
+            116,      0};
   }
   throw fm::error("bench/scaling: unknown mesh family '" + family + "' (airfoil or tetbox)");
 }
@@ -57,20 +59,61 @@ fm::mesh family_mesh(const scheme& s, index_t cells) {
   return fm::builtin_mesh(s.family == "airfoil" ? "airfoil" : "box3d-tet", cells);
 }
 
-double seconds_per_step(const scheme& s, const fm::distributed_layout& layout, int rounds,
-                        int batch) {
-  const MPI_Comm comm = layout.comm();
+namespace {
+
+// Calls use(step) with the scheme's step on `layout`, its fields alive meanwhile.
+template <class Use>
+void with_step(const scheme& s, const fm::distributed_layout& layout, const Use& use) {
   if (s.family == "airfoil") {
     airfoil::solver solver(layout, airfoil::face_form::gather);
-    return median_batch(comm, rounds, batch, [&] { solver.iterate(false); });
+    use([&] { solver.iterate(false); });
+    return;
   }
   fm::dist_function<double> u(layout, "u"), v(layout, "v");
   u = fm::sin(1e-3 * fm::index<fm::cells>());
   const fm::face_set& faces = layout.faces();
-  return median_batch(comm, rounds, batch, [&] {
+  use([&] {
     v = u + 0.01 * fm::sum_over_faces(faces, diffusion, u, fm::on_other_groups(insulated));
     swap(u, v);
   });
+}
+
+}  // namespace
+
+double seconds_per_step(const scheme& s, const fm::distributed_layout& layout, int rounds,
+                        int batch) {
+  double seconds = 0;
+  with_step(s, layout,
+            [&](const auto& step) { seconds = median_batch(layout.comm(), rounds, batch, step); });
+  return seconds;
+}
+
+traffic count_traffic(const scheme& s, const fm::distributed_layout& layout, int steps) {
+  const fm::halo_plan& plan = layout.exchange_plan();
+  traffic t;
+  with_step(s, layout, [&](const auto& step) {
+    step();  // the first step's rounds may differ (fields set up dirty)
+    const std::uint64_t rounds = plan.exchange_count(), messages = plan.messages_sent(),
+                        bytes = plan.bytes_sent();
+    for (int k = 0; k < steps; ++k) step();
+    // Every rank's counts: the rank with the most neighbours speaks for the step.
+    double mine[4] = {static_cast<double>(plan.exchange_count() - rounds),
+                      static_cast<double>(plan.messages_sent() - messages),
+                      static_cast<double>(plan.bytes_sent() - bytes),
+                      static_cast<double>(plan.neighbour_count())};
+    double sent_cells = 0;
+    for (const auto& n : layout.mesh().neighbours) sent_cells += static_cast<double>(n.send.size());
+    double totals[5] = {};
+    const double local[5] = {mine[0], mine[1], mine[2], mine[3], sent_cells};
+    MPI_Allreduce(local, totals, 5, MPI_DOUBLE, MPI_SUM, layout.comm());
+    t.rounds = totals[0] / (steps * static_cast<double>(layout.size()));
+    t.messages_per_round =
+        totals[3] > 0 && totals[0] > 0 ? totals[1] / totals[0] * layout.size() / totals[3] : 0;
+    t.bytes_per_cell =
+        totals[4] > 0 && t.rounds > 0 ? totals[2] / (totals[4] * t.rounds * steps) : 0;
+    t.counted = totals[3] > 0;
+  });
+  return t;
 }
 
 }  // namespace scaling

@@ -23,7 +23,19 @@ struct scheme {
   // Estimated DRAM bytes per cell of a step (every array streamed once per loop,
   // neighbours' values from cache): the GPU's time per cell at a given bandwidth.
   double bytes_per_cell = 0;
+  // The same per halo cell, for loops computed on halo cells too (with_halo()).
+  double halo_bytes_per_cell = 0;
 };
+
+// What a step sends, counted from the halo plan's real rounds (every rank's, averaged):
+// rounds a step, messages to each neighbour a round, bytes a sent cell a round.
+struct traffic {
+  double rounds = 0;
+  double messages_per_round = 0;
+  double bytes_per_cell = 0;
+  bool counted = false;  // false: no rank had a neighbour (one rank)
+};
+traffic count_traffic(const scheme& s, const funcmesh::distributed_layout& layout, int steps);
 
 // Throws funcmesh::error for another name.
 scheme scheme_named(const std::string& family);

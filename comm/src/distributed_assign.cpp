@@ -8,11 +8,32 @@
 
 namespace funcmesh::detail {
 
-void check_distributed_space(const run_options& options) {
-  if (options.over.what() == iteration_space::kind::owned) return;
+void check_distributed_space(const run_options& options, bool halo_too) {
+  const auto what = options.over.what();
+  if (what == iteration_space::kind::owned) return;
+  if (what == iteration_space::kind::owned_and_halo) {
+    if (halo_too) return;
+    throw error(
+        "funcmesh: a paged distributed assignment runs over the owned cells only (over owned "
+        "and halo cells, assign to a dist_function; or exchange the target's halo)");
+  }
   throw error(
       "funcmesh: a distributed assignment runs over the owned cells (their halo copies are "
-      "the owners' to compute and send); for another iteration space, assign to u.local_values()");
+      "the owners' to compute and send), or over owned and halo cells "
+      "(iteration_space::owned_and_halo(), with_halo()); for another iteration space, assign "
+      "to u.local_values()");
+}
+
+void refuse_neighbour_read_with_halo(const std::string& reader, const grid_read& read) {
+  throw error("funcmesh: " + reader + " over owned and halo cells reads " + read.describe() +
+              " at neighbours (a face sum or a proxy): a halo cell's neighbours are not all on "
+              "this rank. Over owned and halo cells read only each cell's own values "
+              "(zip_with, sum_over_cell_faces, geometry); for a face sum, assign over the owned "
+              "cells (the default)");
+}
+
+void mark_halo_computed(halo_state* target) {
+  if (target != nullptr) target->mark_exchanged();
 }
 
 void check_target_sizes(const distributed_layout& layout, const grid_function_base& target) {

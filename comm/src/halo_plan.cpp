@@ -244,6 +244,7 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   }
   s.complete = false;
   messages_sent_ += s.sends();
+  for (const buffer& packed : s.send) bytes_sent_ += packed.size_bytes();
   if (pack_failure) {
     if (MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE) !=
         MPI_SUCCESS) {

@@ -150,9 +150,9 @@ struct pressure {
 enum class face_form { gather, scatter };
 
 // A cell's adt: the sum over its faces of |u.n| + c |n|, over cfl. It reads only the cell's
-// own state; the faces read q and adt at neighbours, so their halos are exchanged: adt is
-// exchanged rather than recomputed on halo cells, because the face set holds only the
-// faces of owned cells.
+// own state, so it is computed on the halo cells too (fm::with_halo()): the faces then read
+// q and adt at neighbours with no round of their own, and a stage exchanges q alone, once
+// (one message per neighbour), overlapped with adt on the owned cells.
 inline auto adt_of(const fm::distributed_layout& layout, const constants& k,
                    const fm::dist_function<state>& q) {
   return fm::sum_over_cell_faces(layout, adt_term{},
@@ -222,13 +222,14 @@ class solver {
   const fm::face_set& faces() const { return *faces_; }
 
  private:
-  // adt of q (and for the scatter form, which takes one function, the cells' data q and
-  // adt in one more statement of the same loop).
+  // adt of q on owned and halo cells (and for the scatter form, which takes one function,
+  // the cells' data q and adt in one more statement of the same loop): their halos are
+  // then clean, and q's is too (this loop's round refreshed it).
   void cell_terms(const fm::dist_function<state>& q) {
     if (form_ == face_form::gather) {
-      adt_ = adt_of(layout_, k_, q);
+      fm::run(fm::with_halo(), fm::set(adt_, adt_of(layout_, k_, q)));
     } else {
-      fm::run({}, fm::set(adt_, adt_of(layout_, k_, q)),
+      fm::run(fm::with_halo(), fm::set(adt_, adt_of(layout_, k_, q)),
               fm::set(*cell_data_, fm::zip_with(with_adt{}, q, adt_)));
     }
   }

@@ -28,18 +28,17 @@ face_index checked_face_index(std::size_t count, const char* what) {
   return static_cast<face_index>(count);
 }
 
-// One of an owned cell's faces as the gather order sorts them: (boundary?, neighbour's
-// global id or physical id, the face's global node ids ascending, the face's index).
+// One of a cell's faces as the gather order sorts them: by the face's global node ids
+// (ascending, compared lexicographically; then the face's index, which never decides
+// between two faces of a valid cell). Nothing but the face's own nodes: a halo cell, whose
+// outer faces lead to cells this part does not hold, sorts its faces as its owner does,
+// so a cell-local sum over its faces has the owner's bits.
 struct gather_key {
-  bool boundary = false;
-  std::int64_t id = 0;
   std::array<std::int64_t, face_set::max_face_nodes> nodes{};
   std::size_t count = 0;
   face_index entry = 0;  // what the entry stores: f, or -1 - f from the second cell
 
   friend bool operator<(const gather_key& a, const gather_key& b) {
-    if (a.boundary != b.boundary) return b.boundary;
-    if (a.id != b.id) return a.id < b.id;
     const auto an = a.nodes.begin(), bn = b.nodes.begin();
     if (!std::equal(an, an + static_cast<std::ptrdiff_t>(a.count), bn,
                     bn + static_cast<std::ptrdiff_t>(b.count))) {
@@ -96,7 +95,9 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   // The set-up's peak is the face list `all` beside the columns; each step below frees what
   // the next no longer reads: cells and tags, then each cell's faces, then the nodes.
   mesh_faces all = build_faces(m.cells);
-  // The faces kept (all but the halo's own), numbered in the order of `all`.
+  // Every face, numbered in the order of `all`: first those that touch an owned cell (the
+  // set's faces, [0, size())), then the halo cells' own ones (read only by cell-local sums
+  // over owned and halo cells).
   std::vector<face_index> kept(static_cast<std::size_t>(all.size()), -1);
   {
     const std::vector<face_kind> kinds = classify_faces(m, all);
@@ -105,6 +106,10 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
       if (kinds[f] != face_kind::halo) kept[f] = static_cast<face_index>(count++);
     }
     face_count_ = checked_face_index(count, "faces");
+    for (std::size_t f = 0; f < kinds.size(); ++f) {
+      if (kinds[f] == face_kind::halo) kept[f] = static_cast<face_index>(count++);
+    }
+    all_face_count_ = checked_face_index(count, "faces");
   }
   for (index_t f = 0; f < all.size(); ++f) {
     if (all.nodes_of(f).size() > max_face_nodes) {
@@ -114,7 +119,7 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   }
 
   // Cells (the lower global id first); a boundary face's second is -1 - its tag.
-  face_cells_ = array<vec<face_index, 2>>(face_count_);
+  face_cells_ = array<vec<face_index, 2>>(all_face_count_);
   {
     auto two_of = face_cells_.overwrite();
     for (index_t f = 0; f < all.size(); ++f) {
@@ -123,6 +128,8 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
       std::array<index_t, 2> two = all.cells[static_cast<std::size_t>(f)];
       if (two[1] >= 0 && gid(two[1]) < gid(two[0])) std::swap(two[0], two[1]);
       if (two[1] < 0) {
+        // A halo cell's outer face (its other cell is not in this part) is untagged: 0, as
+        // between two cells.
         const int physical = all.physical[static_cast<std::size_t>(f)];
         if (physical < 0) {
           throw error("funcmesh::face_set: a boundary face carries the negative physical id " +
@@ -175,14 +182,14 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   }
 }
 
-// Gather order per owned cell, and per entry the other cell and the face seen from c.
+// Gather order per cell (owned, then halo), and per entry the other cell and the face seen
+// from c (a halo cell's outer face: other -1, as an untagged boundary).
 void face_set::build_gather_entries(const local_mesh& m, const mesh_faces& all,
                                     const std::vector<face_index>& kept) {
-  auto gid = [&](index_t c) { return m.global_cell[static_cast<std::size_t>(c)]; };
   std::size_t entries = 0;
-  for (index_t c = 0; c < owned_count_; ++c) entries += all.faces_of(c).size();
+  for (index_t c = 0; c < cell_count_; ++c) entries += all.faces_of(c).size();
   checked_face_index(entries, "gather entries");
-  entry_offsets_ = array<face_index>(owned_count_ + 1);
+  entry_offsets_ = array<face_index>(cell_count_ + 1);
   entry_other_ = array<face_index>(static_cast<index_t>(entries));
   entry_face_ = array<face_index>(static_cast<index_t>(entries));
   auto offsets = entry_offsets_.overwrite();
@@ -192,15 +199,12 @@ void face_set::build_gather_entries(const local_mesh& m, const mesh_faces& all,
   std::vector<gather_key> order;
   face_index at = 0;
   offsets[0] = 0;
-  for (index_t c = 0; c < owned_count_; ++c) {
+  for (index_t c = 0; c < cell_count_; ++c) {
     order.clear();
     for (const index_t f : all.faces_of(c)) {
       const face_index l = kept[static_cast<std::size_t>(f)];
       const auto two = two_of[l];
       gather_key key;
-      key.boundary = two[1] < 0;
-      key.id =
-          key.boundary ? face_set_view::physical_of(two[1]) : gid(two[0] == c ? two[1] : two[0]);
       const auto span = all.nodes_of(f);
       key.count = std::min(span.size(), face_set::max_face_nodes);  // checked above
       for (std::size_t k = 0; k < key.count; ++k) {

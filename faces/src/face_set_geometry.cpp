@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <funcmesh/partition/mesh_faces.hpp>
@@ -29,20 +30,40 @@ struct face_nodes_of {
   std::size_t count = 0;
 };
 
-// `nodes` (local node ids) oriented out of the face's global first cell, rotated to start at
-// the lowest global node id: the same sequence, so the same bits, on every rank. Mirrors
-// compute_geometry's formulas.
+face_shape canonical_shape(const local_mesh& m, const face_nodes_of& nodes);
+
+// `nodes` (local node ids) oriented out of the face's first cell, in one canonical sequence:
+// from the lowest global node id, towards the lower of its two neighbours (for an edge,
+// from the lower id to the higher), computed, then the normal negated where that reversed
+// the given orientation (a negation is exact). Every rank gets the same bits, whichever
+// of the face's cells it sees it from: a halo cell's outer face, whose other cell no rank
+// here knows, has its owner's bits. Mirrors compute_geometry's formulas.
 face_shape canonical_geometry(const local_mesh& m, face_nodes_of nodes) {
   const auto begin = nodes.node.begin();
   const auto end = begin + static_cast<std::ptrdiff_t>(nodes.count);
-  // An edge's direction is its orientation: only polygons (3-D faces) may be rotated.
+  auto global = [&](index_t node) { return m.global_node[static_cast<std::size_t>(node)]; };
+  bool reversed = false;
   if (nodes.count > 2) {
-    const auto lowest = std::min_element(begin, end, [&](index_t a, index_t b) {
-      return m.global_node[static_cast<std::size_t>(a)] <
-             m.global_node[static_cast<std::size_t>(b)];
-    });
+    const auto lowest =
+        std::min_element(begin, end, [&](index_t a, index_t b) { return global(a) < global(b); });
     std::rotate(begin, lowest, end);
+    if (global(nodes.node[1]) > global(nodes.node[nodes.count - 1])) {
+      std::reverse(begin + 1, end);
+      reversed = true;
+    }
+  } else if (nodes.count == 2 && global(nodes.node[0]) > global(nodes.node[1])) {
+    std::swap(nodes.node[0], nodes.node[1]);
+    reversed = true;
   }
+  face_shape g = canonical_shape(m, nodes);
+  if (reversed) {
+    for (double& n : g.normal) n = -n;
+  }
+  return g;
+}
+
+// The face's shape from its nodes in the order given (canonical_geometry's order).
+face_shape canonical_shape(const local_mesh& m, const face_nodes_of& nodes) {
   auto p = [&](std::size_t k) {
     return m.cells.coordinates[static_cast<std::size_t>(nodes.node[k])];
   };
@@ -109,10 +130,10 @@ void face_set::build_geometry(const local_mesh& m, const mesh_faces& all,
                             return x[2] != 0.0;
                           });
   const bool with_distance = stored_.distance, with_centroid = stored_.face_centroid;
-  auto sized = [&](bool wanted) { return wanted ? face_count_ : 0; };
-  double_column area(face_count_), nx(face_count_), ny(face_count_), nz(normal_z ? face_count_ : 0),
-      distance(sized(with_distance)), cx(sized(with_centroid)), cy(sized(with_centroid)),
-      cz(sized(with_centroid && centroid_z));
+  const index_t n = all_face_count_;  // the set's faces, then the halo cells' own
+  auto sized = [&](bool wanted) { return wanted ? n : 0; };
+  double_column area(n), nx(n), ny(n), nz(normal_z ? n : 0), distance(sized(with_distance)),
+      cx(sized(with_centroid)), cy(sized(with_centroid)), cz(sized(with_centroid && centroid_z));
   const auto two_of = face_cells_.read();
   for (index_t f = 0; f < static_cast<index_t>(kept.size()); ++f) {  // all.types is gone
     const face_index l = kept[static_cast<std::size_t>(f)];
@@ -133,9 +154,13 @@ void face_set::build_geometry(const local_mesh& m, const mesh_faces& all,
     if (normal_z) nz[l] = g.normal[2];
     if (with_distance) {
       const point& left = cell_centroids_[static_cast<std::size_t>(two[0])];
+      // A halo cell's outer face (untagged, past the set's faces) leads to a cell this
+      // part does not hold: its distance is unknown here, NaN, never a wrong number.
+      const bool outer = two[1] == -1 && l >= face_count_;
       distance[l] = two[1] >= 0
                         ? norm(minus(cell_centroids_[static_cast<std::size_t>(two[1])], left))
-                        : norm(minus(g.centroid, left));
+                    : outer ? std::numeric_limits<double>::quiet_NaN()
+                            : norm(minus(g.centroid, left));
     }
     if (with_centroid) {
       cx[l] = g.centroid[0];

@@ -4,10 +4,12 @@
 // bitwise the same for one part or two and on every executor (serial is the oracle).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -176,6 +178,76 @@ TEST_P(face_sums, assignments_allocate_their_flux_windows_once) {
   b = sum_of(w);
   a += b;
   EXPECT_EQ(bits(out.to_vector()), bits(a.to_vector()));
+}
+
+// A cell-local function that reads the area and every component of the normal seen from
+// the cell: a halo cell's sum has its owner's bits only if each of its faces does.
+struct oriented {
+  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
+    return u * f.area * (f.normal[0] + 2 * f.normal[1] + 3 * f.normal[2]) + f.area;
+  }
+};
+
+// Over owned and halo cells, sum_over_cell_faces gives each halo cell its owner's bits
+// (its outer faces, to cells the part does not hold, included), in 2-D and in 3-D, where
+// the face geometry's canonical sequence matters: the same bits as the whole mesh as one
+// part. Three stripes: the middle part's halo has cells of both others.
+TEST_P(face_sums, a_cell_local_sum_over_halo_cells_has_the_owners_bits) {
+  fm::box_options options;
+  options.perturbation = 0.15;
+  const std::vector<fm::mesh> meshes{fm::box2d_quad(18, 13, options), fm::box2d_tri(9, 7, options),
+                                     fm::box3d_hex(6, 5, 4, options),
+                                     fm::box3d_tet(4, 3, 3, options)};
+  fm::scoped_executor chosen(GetParam());
+  for (const fm::mesh& global : meshes) {
+    const fm::mesh_geometry g = fm::compute_geometry(global, fm::build_faces(global));
+    const auto cells = static_cast<std::size_t>(global.cell_count());
+    std::vector<int> stripes(cells), whole(cells, 0);
+    for (std::size_t c = 0; c < cells; ++c) {
+      stripes[c] = std::min(2, static_cast<int>(3 * g.cell_centroid[c][0]));
+    }
+    // Each part's sums by global cell, owned and halo.
+    auto sums = [&](std::span<const int> part, int parts, int which, std::vector<double>& owned,
+                    std::vector<double>& halo) {
+      const fm::local_mesh local = fm::build_local_mesh(global, part, parts, which);
+      const fm::face_set faces(local);
+      if (parts > 1) {
+        EXPECT_GT(faces.stored_face_count(), faces.size()) << "the halo cells' own faces kept";
+      }
+      fm::grid_function<double> u(local.owned_count, local.halo_count(), "u");
+      {
+        auto w = u.write();
+        for (fm::index_t c = 0; c < faces.cell_count(); ++c) {
+          w[c] = field(g.cell_centroid[static_cast<std::size_t>(
+              local.global_cell[static_cast<std::size_t>(c)])]);
+        }
+      }
+      fm::grid_function<double> out(local.owned_count, local.halo_count(), "out");
+      out.assign(fm::sum_over_cell_faces(faces, oriented{}, u),
+                 {.over = fm::iteration_space::owned_and_halo()});
+      const auto o = out.to_vector();
+      for (fm::index_t c = 0; c < faces.cell_count(); ++c) {
+        const auto global_cell =
+            static_cast<std::size_t>(local.global_cell[static_cast<std::size_t>(c)]);
+        (c < local.owned_count ? owned : halo)[global_cell] = o[static_cast<std::size_t>(c)];
+      }
+    };
+    std::vector<double> one(cells, std::nan("")), none(cells, std::nan(""));
+    sums(whole, 1, 0, one, none);
+    std::vector<double> owners(cells, std::nan("")), copies(cells, std::nan(""));
+    std::size_t halo_cells = 0;
+    for (int which = 0; which < 3; ++which) {
+      std::vector<double> halo(cells, std::nan(""));
+      sums(stripes, 3, which, owners, halo);
+      for (std::size_t c = 0; c < cells; ++c) {
+        if (std::isnan(halo[c])) continue;
+        ++halo_cells;
+        EXPECT_EQ(bits({halo[c]}), bits({one[c]})) << "halo cell " << c << " of part " << which;
+      }
+    }
+    EXPECT_GT(halo_cells, std::size_t{10}) << global.cell_count() << " cells";
+    EXPECT_EQ(bits(owners), bits(one)) << "the owned cells: the one part's bits";
+  }
 }
 
 std::vector<fm::executor> executors() {

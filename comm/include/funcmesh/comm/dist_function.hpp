@@ -125,27 +125,36 @@ class dist_function {
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator+=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), add_to(local_values(), e));
+    detail::run_distributed<Compiler>({}, layout(), {}, add_to(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator-=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), subtract_from(local_values(), e));
+    detail::run_distributed<Compiler>({}, layout(), {}, subtract_from(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator*=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), multiply_by(local_values(), e));
+    detail::run_distributed<Compiler>({}, layout(), {}, multiply_by(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   requires(Expression<E> || Scalar<E>) dist_function& operator/=(const E& e) {
-    detail::run_distributed<Compiler>({}, layout(), divide_by(local_values(), e));
+    detail::run_distributed<Compiler>({}, layout(), {}, divide_by(local_values(), e));
     return *this;
   }
   template <class E, class Compiler = exec::this_compiler>
   void assign(const E& e, const executor& on = default_executor<Compiler>()) {
-    detail::run_distributed<Compiler>(run_options{.on = on}, layout(), set(local_values(), e));
+    detail::run_distributed<Compiler>(run_options{.on = on}, layout(), {}, set(local_values(), e));
+  }
+  // u = e with options: u.assign(e, with_halo()) computes u's halo cells too, from reads
+  // of each cell's own values, and leaves u's halo clean (run(options, s...) explains).
+  template <class E, class Compiler = exec::this_compiler>
+  void assign(const E& e, const run_options& options) {
+    detail::run_distributed<Compiler>(options, layout(), {}, set(local_values(), e));
+    if (options.over.what() == iteration_space::kind::owned_and_halo) {
+      detail::mark_halo_computed(&held().state);
+    }
   }
 
   friend void swap(dist_function& a, dist_function& b) noexcept { a.values_.swap(b.values_); }

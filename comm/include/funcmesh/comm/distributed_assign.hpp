@@ -5,7 +5,11 @@
 // owned-interior cells.
 #pragma once
 
+#include <array>
 #include <exception>
+#include <optional>
+#include <span>
+#include <string>
 #include <type_traits>
 
 #include <funcmesh/comm/distributed_layout.hpp>
@@ -41,9 +45,15 @@ const auto& plain_statement(const S& s) {
   }
 }
 
-// Refuses a non-default iteration space: a distributed assignment computes the owned cells
-// (the halo is the owners' to compute and to send).
-void check_distributed_space(const run_options& options);
+// Refuses an iteration space other than the owned cells (the default) and, where
+// `halo_too` (assignments of grid functions), owned_and_halo(): the halo is the owners'
+// to compute and send, unless every rank computes its halo cells itself.
+void check_distributed_space(const run_options& options, bool halo_too = true);
+// Throws: `reader`, over owned and halo cells, reads `read` at neighbours.
+[[noreturn]] void refuse_neighbour_read_with_halo(const std::string& reader, const grid_read& read);
+// After an assignment over owned and halo cells: its target's halo holds what its owners
+// computed (the same expression on the same fresh values), so it is clean.
+void mark_halo_computed(halo_state* target);
 // Throws unless `target` has the layout's owned and total counts (a plain grid function in a
 // fused run with distributed targets).
 void check_target_sizes(const distributed_layout& layout, const grid_function_base& target);
@@ -59,22 +69,26 @@ void check_target_layout(const distributed_layout& layout, const halo_state* tar
 // loop fails before the round ended (an interior chunk, its binding), the round is ended
 // all the same (the peers' messages still arrive) and the loop's failure is the one
 // reported.
+//
+// `split`: the cells [0, split) read no halo (the owned-interior cells, the default); an
+// assignment over owned and halo cells passes the owned count, and its loop's range then
+// ends at the halo's end.
 template <class Loop>
 void halo_round_in_pieces(const distributed_layout& layout, const halo_reads& reads,
-                          const executor& on, const Loop& loop) {
+                          const executor& on, const Loop& loop, index_t split = -1) {
+  const index_t before = split < 0 ? layout.interior_count() : split;
   begin_round(layout, reads, on);
   bool ended = false;
   try {
-    loop([&](index_range owned, const auto& piece, const loop_hold& hold) {
-      const index_t interior = layout.interior_count();
-      const index_t chunks = progress_chunk_count(interior);
+    loop([&](index_range range, const auto& piece, const loop_hold& hold) {
+      const index_t chunks = progress_chunk_count(before);
       for (index_t k = 0; k < chunks; ++k) {
         if (k > 0) progress_round(layout);
-        piece(index_range{chunk_begin(interior, chunks, k), chunk_begin(interior, chunks, k + 1)});
+        piece(index_range{chunk_begin(before, chunks, k), chunk_begin(before, chunks, k + 1)});
       }
       ended = true;  // a failure of the end itself is reported as it is
       end_round(layout, reads, hold.on, &hold.holder);
-      piece(index_range{interior, owned.end});
+      piece(index_range{before, range.end});
     });
   } catch (...) {
     if (!ended) {
@@ -126,34 +140,81 @@ void collect_halo_reads(const distributed_layout& layout, halo_reads& reads,
   (visit_one(statements), ...);
 }
 
-// Steps 2-5 for framework statements whose targets have `layout`'s sizes.
+// Step 2 over owned and halo cells: every read must be of a cell's own value (a halo
+// cell's neighbours are not all on this rank): a read at neighbours is refused. Collected:
+// the distributed functions whose old values the loop reads, halo included: those the
+// expressions read, but for a target an earlier statement of the loop wrote (its new
+// value, computed on halo cells too), and the targets of statements other than set
+// (`targets`: the statements' distributed targets, null for a plain one; may be empty).
+template <class... S>
+void collect_own_reads(const distributed_layout& layout, halo_reads& reads,
+                       std::span<halo_state* const> targets, const S&... statements) {
+  const std::array<const halo_source*, sizeof...(S)> written{statements.target...};
+  std::size_t index = 0;
+  auto visit_one = [&](const auto& s) {
+    auto reader = [&s] { return "an assignment to " + s.target->describe(); };
+    auto visitor = [&](const grid_read& read) {
+      (check_not_aliased(*statements.target, read), ...);
+      if (read.mode == read_mode::proxy) refuse_neighbour_read_with_halo(reader(), read);
+      halo_state* const halo = halo_state::of(read);
+      if (halo == nullptr) return;
+      if (!(halo->layout() == layout)) refuse_mixed_layouts(layout, reader(), read, "funcmesh");
+      for (std::size_t k = 0; k < index; ++k) {
+        if (written[k] == &halo->source()) return;
+      }
+      reads.add(halo);
+    };
+    s.expression.visit(visitor);
+    using statement = std::remove_cvref_t<decltype(s)>;
+    if (!std::is_same_v<typename statement::operation, assign_ops::set> && index < targets.size() &&
+        targets[index] != nullptr) {
+      reads.add(targets[index]);  // u op= e reads u's old value at every cell
+    }
+    ++index;
+  };
+  (visit_one(statements), ...);
+}
+
+// Steps 2-5 for framework statements whose targets have `layout`'s sizes. Over owned and
+// halo cells (options.over), the halos the statements read at their own index are the
+// ones exchanged when dirty (one round, overlapped with the owned cells, which read none),
+// and the loop runs on to the halo's end.
 template <class Compiler, class... S>
 void run_distributed(const run_options& options, const distributed_layout& layout,
-                     const S&... statements) {
+                     std::span<halo_state* const> targets, const S&... statements) {
   check_distributed_space(options);
+  const bool with_halo = options.over.what() == iteration_space::kind::owned_and_halo;
   halo_reads reads;
   // Everything the loops would refuse is checked here, before any message. Aliasing and
   // layouts are alike on every rank: thrown as they are. Sizes are a rank's own part's:
   // kept for keep_dirty, which agrees on them with the check on.
-  collect_halo_reads(layout, reads, statements...);
+  if (with_halo) {
+    collect_own_reads(layout, reads, targets, statements...);
+  } else {
+    collect_halo_reads(layout, reads, statements...);
+  }
   std::exception_ptr failure;
   try {
     (check_target_sizes(layout, *statements.target), ...);
-    (check_reads(statements, layout.owned_count(), statements...), ...);
+    const index_t needed = with_halo ? layout.total_count() : layout.owned_count();
+    (check_reads(statements, needed, statements...), ...);
   } catch (...) {
     failure = std::current_exception();
   }
   keep_dirty(layout, reads, "funcmesh: a distributed assignment", failure, true);
   const executor on = options.on.value_or(default_executor<Compiler>());
+  const run_options loop{.on = on, .over = options.over};
   if (reads.empty()) {  // step 4
-    run_in_pieces<Compiler>(run_options{.on = on}, whole_range{}, statements...);
+    run_in_pieces<Compiler>(loop, whole_range{}, statements...);
     return;
   }
-  // One bound loop for the whole round: the interior's chunks and the cells beside the
-  // halo, which the round's end unpacks through the loop's token.
-  halo_round_in_pieces(layout, reads, on, [&](const auto& pieces) {
-    run_in_pieces<Compiler>(run_options{.on = on}, pieces, statements...);
-  });
+  // One bound loop for the whole round: the interior's chunks (over owned and halo cells:
+  // every owned cell) and the cells after them, which read the halo the round's end
+  // unpacks through the loop's token.
+  halo_round_in_pieces(
+      layout, reads, on,
+      [&](const auto& pieces) { run_in_pieces<Compiler>(loop, pieces, statements...); },
+      with_halo ? layout.owned_count() : -1);
 }
 
 template <class S, class... Rest>
@@ -166,7 +227,7 @@ const halo_state& first_distributed_target(const S& s, const Rest&... rest) {
 }
 
 template <class S>
-const halo_state* target_of(const S& s) {
+halo_state* target_of(const S& s) {
   if constexpr (is_dist_statement_v<S>) {
     return s.target;
   } else {
@@ -180,13 +241,31 @@ const halo_state* target_of(const S& s) {
 // first distributed target's layout: halos the statements read at neighbours are exchanged
 // first when dirty, overlapped with the owned-interior cells. Statements on plain grid
 // functions may join (they must have the layout's sizes). Collective over the layout.
+//
+// With options.over = iteration_space::owned_and_halo() (or with_halo()), the loop also
+// computes the halo cells, and the distributed targets' halos are clean afterwards: no
+// round is needed to read them at neighbours. Every read must be of a cell's own value
+// (zip_with, sum_over_cell_faces, geometry; a read at neighbours, such as a face sum, is
+// refused before any message), and the distributed functions read have their halos
+// exchanged first when dirty (one round, overlapped with the owned cells). Worth it when
+// the work per halo cell is cheaper than a message's latency (docs/distributed.md).
 template <class Compiler = exec::this_compiler, class... S>
 requires(((is_dist_statement_v<S> || is_statement_v<S>)&&...) &&
          (is_dist_statement_v<S> || ...)) void run(const run_options& options,
                                                    const S&... statements) {
   const distributed_layout& layout = detail::first_distributed_target(statements...).layout();
   (detail::check_target_layout(layout, detail::target_of(statements)), ...);
-  detail::run_distributed<Compiler>(options, layout, detail::plain_statement(statements)...);
+  const std::array<halo_state*, sizeof...(S)> targets{detail::target_of(statements)...};
+  detail::run_distributed<Compiler>(options, layout, targets,
+                                    detail::plain_statement(statements)...);
+  if (options.over.what() == iteration_space::kind::owned_and_halo) {
+    (detail::mark_halo_computed(detail::target_of(statements)), ...);
+  }
+}
+
+// run's options for a loop over owned and halo cells: run(with_halo(), set(adt, e)).
+inline run_options with_halo(std::optional<executor> on = {}) {
+  return run_options{.on = std::move(on), .over = iteration_space::owned_and_halo()};
 }
 
 }  // namespace funcmesh

@@ -92,6 +92,8 @@ class halo_plan {
   // and host-packed fields in one round; one per field and neighbour under
   // detail::set_halo_messages_per_field_for_testing). Tests and benchmarks check by it.
   std::uint64_t messages_sent() const { return messages_sent_; }
+  // The bytes of those messages (every field's packed values, to every neighbour).
+  std::uint64_t bytes_sent() const { return bytes_sent_; }
 
   // The plan's own duplicate of the communicator it was built on: the same ranks in the
   // same order (MPI_CONGRUENT), a separate message context. Lives as long as the plan.
@@ -134,6 +136,7 @@ class halo_plan {
   bool abandoned_ = false;
   std::uint64_t exchange_count_ = 0;
   std::uint64_t messages_sent_ = 0;
+  std::uint64_t bytes_sent_ = 0;
 };
 
 namespace detail {

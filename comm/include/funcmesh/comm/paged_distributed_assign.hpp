@@ -30,7 +30,7 @@ void check_paged_target(const distributed_layout& layout, const paged_function_b
 template <class Op, class T, class Tag, class E>
 void assign_paged_distributed(const distributed_layout& layout, paged_grid_function<T, Tag>& target,
                               const E& expression, const run_options& options) {
-  check_distributed_space(options);
+  check_distributed_space(options, false);
   const auto node = as_node(expression);
   using node_type = std::remove_cvref_t<decltype(node)>;
   halo_reads reads;

@@ -88,15 +88,18 @@ using face_index = std::int32_t;
 // fields its flux uses (about 16 bytes a face for Airfoil's fluxes) and no face is stored
 // twice.
 struct face_set_view {
-  // Gather form: owned cell c's faces are entries [offsets[c], offsets[c + 1]); other =
-  // the neighbour's local index, or -1 - physical id on the domain boundary; entry_face =
+  // Gather form: cell c's faces (owned cells, then halo cells: a cell-local sum over owned
+  // and halo cells reads the latter) are entries [offsets[c], offsets[c + 1]); other =
+  // the neighbour's local index, or -1 - physical id on the domain boundary (-1 for a halo
+  // cell's outer face, whose other cell this part does not hold); entry_face =
   // the face, f when c is its first cell, -1 - f when c is its second (the geometry is
   // then seen from c: the normal negated).
   view<const face_index> offsets;
   view<const face_index> other;
   view<const face_index> entry_face;
   // Per face f, in face order (which follows the cells, so consecutive faces touch nearby
-  // cells): its two local cells and its geometry, oriented out of cells[f][0]. On the
+  // cells; the faces of halo cells alone follow, past face_set::size()): its two local
+  // cells and its geometry, oriented out of cells[f][0]. On the
   // domain boundary cells[f][1] is -1 - physical id (negative: no second cell), so the
   // boundary tags need no array of their own, as `other` holds them for the gather form. The
   // scatter form's block b is faces [block_offsets[b], block_offsets[b + 1]); blocks lists them by
@@ -160,8 +163,12 @@ struct face_set_view {
 
 // The faces of a local mesh that touch an owned cell, oriented globally: cells(f)[0] has
 // the lower global cell id (the owned cell on the domain boundary), the normal points out
-// of it, and the geometry is computed from the face's nodes rotated to start at the lowest
-// global node id, so every rank computes every face bit for bit alike. Built once per
+// of it, and the geometry is computed from the face's nodes in one canonical sequence
+// (from the lowest global node id), so every rank computes every face bit for bit alike.
+// The halo cells' other faces are kept too, past size(), with gather entries for every
+// cell, so that a sum over a cell's own faces (sum_over_cell_faces) runs on halo cells
+// with their owners' bits (a halo cell's outer face, to a cell this part does not hold,
+// reads as an untagged face between cells: physical 0, distance NaN). Built once per
 // local mesh; local (no MPI): distributed_layout::faces() builds it and also agrees over
 // the ranks that every part's boundary is tagged.
 class face_set {
@@ -182,7 +189,10 @@ class face_set {
   // At most a quad's nodes in a face of the supported cells; room to spare.
   static constexpr std::size_t max_face_nodes = 8;
 
+  // The faces that touch an owned cell (what the scatter form and face fluxes cover).
   index_t size() const { return face_count_; }
+  // Those and the halo cells' own faces (entries of halo cells only).
+  index_t stored_face_count() const { return all_face_count_; }
   index_t owned_count() const { return owned_count_; }
   // Owned cells none of whose neighbours is a halo cell: [0, interior_count()).
   index_t interior_count() const { return interior_count_; }
@@ -202,8 +212,8 @@ class face_set {
   // cells(f)[0] (host reads of the arrays kernels read).
   std::array<index_t, 2> cells(index_t f) const;
   face_view view(index_t f) const;
-  // The faces of owned cell c in gather order: neighbours by ascending global cell id,
-  // then domain-boundary faces by physical id and global node ids.
+  // The faces of cell c (owned or halo) in gather order: by their global node ids,
+  // ascending (compared as sorted lists), the same on every rank.
   std::vector<index_t> faces_of(index_t c) const;
   // The physical id of the boundary group `name` (dimension - 1), or 0.
   int physical_id(const std::string& name) const;
@@ -250,7 +260,7 @@ class face_set {
 
  private:
   // The construction's steps (face_set.cpp, face_set_geometry.cpp); `kept` numbers the
-  // faces of `all` kept in this set (-1: a halo cell's own face).
+  // faces of `all`: the set's, then the halo cells' own.
   void build_gather_entries(const local_mesh& m, const mesh_faces& all,
                             const std::vector<face_index>& kept);
   void build_geometry(const local_mesh& m, const mesh_faces& all,
@@ -259,6 +269,7 @@ class face_set {
   bool faces_follow_cells() const;
 
   index_t face_count_ = 0;
+  index_t all_face_count_ = 0;
   index_t owned_count_ = 0;
   index_t interior_count_ = 0;
   index_t interior_face_end_ = 0;

@@ -242,9 +242,12 @@ FUNCMESH_DEVICE auto antisymmetric_flux<F>::operator()(const U& self, const U& o
 // face) the same on a domain-boundary face of b's group. Every boundary group of the
 // global mesh needs one. u: a dist_function, grid function or cells expression. `faces`:
 // a face set (or, with funcmesh/comm/face_sum.hpp, a distributed layout: its faces()).
-// sum_over_cell_faces(faces, f, u): at each owned cell, the sum of f(u_cell, face) over all
-// its faces (domain boundary included, face.physical telling which group), reading only the
-// cell's own value: no halo is needed (Airfoil's adt, a cell's perimeter).
+// sum_over_cell_faces(faces, f, u): at each cell, the sum of f(u_cell, face) over all its
+// faces (domain boundary included, face.physical telling which group), reading only the
+// cell's own value: no halo is needed (Airfoil's adt, a cell's perimeter). It may also run
+// over owned and halo cells (iteration_space::owned_and_halo()): a halo cell's sum has its
+// owner's bits, given the owner's values (a halo cell's outer face reads as a face between
+// cells: physical 0, distance NaN).
 template <class F, class E>
 class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E>> {
  public:
