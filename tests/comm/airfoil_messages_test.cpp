@@ -58,4 +58,10 @@ TEST(airfoil_messages, two_per_neighbour_per_iteration_in_the_scatter_form) {
   expect_two_messages_per_neighbour(airfoil::face_form::scatter, "scatter");
 }
 
+// Device data (the simulated device: packed there, staged through the host): the same.
+TEST(airfoil_messages, two_per_neighbour_per_iteration_with_the_fields_on_a_device) {
+  const fm::scoped_executor device(fm::executor::simulated_device(0));
+  expect_two_messages_per_neighbour(airfoil::face_form::gather, "gather on the device");
+}
+
 }  // namespace
