@@ -14,8 +14,9 @@ void check_distributed_space(const run_options& options, bool halo_too) {
   if (what == iteration_space::kind::owned_and_halo) {
     if (halo_too) return;
     throw error(
-        "funcmesh: a paged distributed assignment runs over the owned cells only (over owned "
-        "and halo cells, assign to a dist_function; or exchange the target's halo)");
+        "funcmesh: a paged distributed assignment runs over the owned cells only (it binds "
+        "page by page): with_halo() is for dist_function targets; assign over the owned cells "
+        "and read the halo exchanged");
   }
   throw error(
       "funcmesh: a distributed assignment runs over the owned cells (their halo copies are "

@@ -184,6 +184,14 @@ TEST(paged_dist_function, refuses_what_dist_function_refuses) {
   expect_refused<fm::aliasing_error>([&] { s.pu = s.rhs_of(s.pu); });
   // Another iteration space: the halo is the owners' to compute.
   EXPECT_THROW(s.pu.assign(s.pv + 1.0, {.over = fm::iteration_space::range(0, 1)}), fm::error);
+  // Over owned and halo cells (a dist_function's with_halo()): refused, saying so.
+  try {
+    s.pu.assign(s.pv + 1.0, fm::with_halo());
+    ADD_FAILURE() << "a paged assignment over owned and halo cells was accepted";
+  } catch (const fm::error& e) {
+    EXPECT_NE(std::string(e.what()).find("with_halo() is for dist_function"), std::string::npos)
+        << e.what();
+  }
   // A device executor: the pages are mapped in host memory.
   expect_refused<fm::paged_error>(
       [&] { s.pu.assign(s.pv + 1.0, {.on = fm::executor::simulated_device(0)}); });
