@@ -40,17 +40,21 @@ scheme scheme_named(const std::string& family) {
     // face + 8 area + 16 normal) bytes a pass: 2 x (40 + 104 + 2 x 132) = 816 bytes a cell.
     // adt is computed on the halo cells too (with_halo()): 2 x (32 + 8 + 132) = 344 bytes a
     // halo cell.
-    return {
-        "airfoil", "Airfoil iteration (2 stages, gather form)",
-        2,         {.name = "airfoil", .rounds = 2, .halo_bytes_per_cell = 32, .reductions = 0.01},
-        816,       344};
+    return {.family = "airfoil",
+            .step = "Airfoil iteration (2 stages, gather form)",
+            .dimension = 2,
+            .kind = {.name = "airfoil", .rounds = 2, .halo_bytes_per_cell = 32, .reductions = 0.01},
+            .bytes_per_cell = 816,
+            .halo_bytes_per_cell = 344};
   }
   if (family == "tetbox") {
     // One round of u (8 bytes a halo cell), no reduction. Memory: u (8) read, the new u (8)
     // written, 4 face entries of 4 + 4 + 8 (area) + 8 (distance), an offset: 116 bytes.
-    return {"tetbox", "explicit diffusion step (one face sum)",
-            3,        {.name = "tetbox", .rounds = 1, .halo_bytes_per_cell = 8, .reductions = 0},
-            116,      0};
+    return {.family = "tetbox",
+            .step = "explicit diffusion step (one face sum)",
+            .dimension = 3,
+            .kind = {.name = "tetbox", .rounds = 1, .halo_bytes_per_cell = 8, .reductions = 0},
+            .bytes_per_cell = 116};
   }
   throw fm::error("bench/scaling: unknown mesh family '" + family + "' (airfoil or tetbox)");
 }
@@ -96,15 +100,14 @@ traffic count_traffic(const scheme& s, const fm::distributed_layout& layout, int
     const std::uint64_t rounds = plan.exchange_count(), messages = plan.messages_sent(),
                         bytes = plan.bytes_sent();
     for (int k = 0; k < steps; ++k) step();
-    // Every rank's counts: the rank with the most neighbours speaks for the step.
-    double mine[4] = {static_cast<double>(plan.exchange_count() - rounds),
-                      static_cast<double>(plan.messages_sent() - messages),
-                      static_cast<double>(plan.bytes_sent() - bytes),
-                      static_cast<double>(plan.neighbour_count())};
+    // Summed over the ranks: rounds, messages and bytes sent, neighbours, cells sent a round.
     double sent_cells = 0;
     for (const auto& n : layout.mesh().neighbours) sent_cells += static_cast<double>(n.send.size());
+    const double local[5] = {static_cast<double>(plan.exchange_count() - rounds),
+                             static_cast<double>(plan.messages_sent() - messages),
+                             static_cast<double>(plan.bytes_sent() - bytes),
+                             static_cast<double>(plan.neighbour_count()), sent_cells};
     double totals[5] = {};
-    const double local[5] = {mine[0], mine[1], mine[2], mine[3], sent_cells};
     MPI_Allreduce(local, totals, 5, MPI_DOUBLE, MPI_SUM, layout.comm());
     t.rounds = totals[0] / (steps * static_cast<double>(layout.size()));
     t.messages_per_round =
