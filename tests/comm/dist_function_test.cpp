@@ -83,14 +83,6 @@ struct half_of {
 struct twice_pure {
   FUNCMESH_DEVICE auto operator()(double a) const { return fm::pure(2.0 * a); }
 };
-// The executors every case of a loop over executors runs on: the host's and the simulated
-// device (its data moves as on a GPU).
-std::vector<fm::executor> executors() {
-  std::vector<fm::executor> all = test_support::host_executors();
-  for (const fm::executor& e : test_support::simulated_executors()) all.push_back(e);
-  return all;
-}
-
 struct left_neighbour {
   FUNCMESH_DEVICE double operator()(fm::proxy<const double> p, fm::index_t i) const {
     return p[i > 0 ? i - 1 : i] + 0.5 * p[i];
@@ -164,7 +156,7 @@ TEST(dist_function, an_assignment_binds_once_for_all_the_chunks_of_its_round) {
   auto face_sum = [&] {
     return fm::sum_over_faces(layout, fm::antisymmetric(flux{}), u, fm::on_other_groups(closed{}));
   };
-  for (const fm::executor& on : executors()) {
+  for (const fm::executor& on : test_support::host_and_simulated_executors()) {
     SCOPED_TRACE(on.name());
     const fm::scoped_executor chosen(on);
     fm::detail::release_idle_flux_windows();

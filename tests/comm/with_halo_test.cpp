@@ -154,13 +154,8 @@ TEST_P(with_halo, a_read_at_neighbours_is_refused_before_any_message) {
   }
 }
 
-std::vector<fm::executor> executors() {
-  std::vector<fm::executor> all = test_support::host_executors();
-  for (const fm::executor& e : test_support::simulated_executors()) all.push_back(e);
-  return all;
-}
-
-INSTANTIATE_TEST_SUITE_P(executors, with_halo, ::testing::ValuesIn(executors()),
+INSTANTIATE_TEST_SUITE_P(executors, with_halo,
+                         ::testing::ValuesIn(test_support::host_and_simulated_executors()),
                          test_support::executor_name{});
 
 }  // namespace

@@ -26,6 +26,14 @@ inline std::vector<funcmesh::executor> simulated_executors() {
   return {funcmesh::executor::simulated_device(0)};
 }
 
+// The host executors, then the simulated device: a test written once for every executor
+// a CPU-only build runs.
+inline std::vector<funcmesh::executor> host_and_simulated_executors() {
+  std::vector<funcmesh::executor> result = host_executors();
+  for (const funcmesh::executor& e : simulated_executors()) result.push_back(e);
+  return result;
+}
+
 // Every visible GPU (none where no device is visible: the suites then instantiate nothing,
 // and FUNCMESH_GPU_SUITE_IS_NOT_EMPTY below says so). Only nvcc-compiled tests get them.
 inline std::vector<funcmesh::executor> cuda_executors() {

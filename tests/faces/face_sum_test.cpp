@@ -250,13 +250,8 @@ TEST_P(face_sums, a_cell_local_sum_over_halo_cells_has_the_owners_bits) {
   }
 }
 
-std::vector<fm::executor> executors() {
-  std::vector<fm::executor> all = test_support::host_executors();
-  for (const fm::executor& e : test_support::simulated_executors()) all.push_back(e);
-  return all;
-}
-
-INSTANTIATE_TEST_SUITE_P(executors, face_sums, ::testing::ValuesIn(executors()),
+INSTANTIATE_TEST_SUITE_P(executors, face_sums,
+                         ::testing::ValuesIn(test_support::host_and_simulated_executors()),
                          test_support::executor_name{});
 
 }  // namespace
