@@ -16,6 +16,7 @@
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/exec/synchronize.hpp>
 
 namespace funcmesh {
 
@@ -222,13 +223,18 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
       std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff, s.send[i].size_bytes());
     }
   }
-  // GPU data staged through the host goes through page-locked copies, which DMA at full
-  // speed.
-  if (on.space().kind == space_kind::cuda && transfer.is_host()) {
+  // Device data staged through the host goes through page-locked copies, which DMA at full
+  // speed (the simulated device takes the same path, with mlock'ed pages).
+  if (on.on_device() && transfer.is_host()) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       s.send[i].set_pinned_host(true);
       s.receive[i].set_pinned_host(true);
     }
+  }
+  // MPI reads device buffers itself (GPU-aware): the packing kernels must be done first.
+  // Staged through the host, the copy there waits for them.
+  if (!transfer.is_host() && !pack_failure) {
+    exec::synchronize(on, exec::loop_label{"halo send buffers before MPI_Startall"});
   }
   try {
     s.prepare({comm_, neighbour_part_, send_offset_, receive_offset_}, tag_base);

@@ -9,6 +9,7 @@
 #include <funcmesh/comm/halo_plan.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/core/settings.hpp>
+#include <funcmesh/exec/executor.hpp>
 
 namespace funcmesh {
 
@@ -41,6 +42,12 @@ namespace detail {
 index_t progress_chunk_count(index_t interior) {
   const index_t most = halo_progress_chunks();
   return std::max<index_t>(1, std::min(most, interior / halo_progress_min_chunk));
+}
+
+index_t progress_chunk_count(const distributed_layout& layout, const executor& on,
+                             index_t interior) {
+  if (on.on_device() || layout.exchange_plan().neighbour_count() == 0) return 1;
+  return progress_chunk_count(interior);
 }
 
 void progress_round(const distributed_layout& layout) { layout.exchange_plan().progress(); }

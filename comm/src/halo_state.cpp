@@ -12,6 +12,7 @@
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/comm/spmd_check.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/profile/hooks.hpp>
 #include <funcmesh/profile/scope.hpp>
 
@@ -127,7 +128,16 @@ std::uint64_t round_bytes(const distributed_layout& layout, const halo_reads& di
   return cells * per_cell;
 }
 
+// The device activity of a round (its packing, staging copies, unpacking) counts under
+// "halo exchange of <the first field>".
+exec::loop_label activity_label(const halo_reads& dirty) {
+  return exec::loop_label{"halo exchange of",
+                          dirty.size() > 0 ? &dirty[0]->source().name() : nullptr, 1};
+}
+
 void start_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on) {
+  const exec::loop_label label = activity_label(dirty);
+  const device_activity_scope activity(label);
   // A few fields inline, more on the heap.
   std::array<halo_field, 6> few{};
   std::vector<halo_field> many(dirty.size() > few.size() ? dirty.size() : 0);
@@ -142,6 +152,8 @@ void start_round(const distributed_layout& layout, const halo_reads& dirty, cons
 
 void finish_round(const distributed_layout& layout, const halo_reads& dirty, const executor& on,
                   token* holder) {
+  const exec::loop_label label = activity_label(dirty);
+  const device_activity_scope activity(label);
   halo_plan& plan = layout.exchange_plan();
   try {
     if (plan.in_flight()) {

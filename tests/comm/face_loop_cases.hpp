@@ -17,6 +17,10 @@
 #include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/face_flux_field.hpp>
 #include <funcmesh/comm/face_loops.hpp>
+#include <funcmesh/comm/global_reduce.hpp>
+#include <funcmesh/comm/gpu_aware_mpi.hpp>
+#include <funcmesh/profile/device_activity.hpp>
+#include <funcmesh/memory/memory_manager.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
 #include <funcmesh/partition/geometry.hpp>
 #include <funcmesh/partition/mesh_faces.hpp>
@@ -141,8 +145,15 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     s.w = fm::zip_with(face_cases::of_id{}, id);                                                  \
     fm::dist_function<face_cases::vec2> q(s.layout, "q");                                         \
     q = fm::zip_with(face_cases::pair_up{}, s.w, s.w * -3.0);                                     \
+    const std::uint64_t pinned = fm::detail::pinned_host_allocations();                           \
     s.w.exchange();                                                                               \
     q.exchange();                                                                                 \
+    /* Device data is staged through page-locked host memory (mlock'ed on the simulated */      \
+    /* device), unless MPI takes device memory itself. */                                         \
+    if (fm::default_executor().on_device() && !fm::mpi::gpu_aware() &&                            \
+        s.layout.exchange_plan().neighbour_count() > 0) {                                         \
+      EXPECT_GT(fm::detail::pinned_host_allocations(), pinned) << "no pinned staging";            \
+    }                                                                                             \
     const auto values = s.w.local_values().to_vector();                                           \
     const auto pairs = q.local_values().to_vector();                                              \
     for (fm::index_t c = s.local.owned_count; c < s.w.local_values().total_size(); ++c) {         \
@@ -152,6 +163,33 @@ inline std::vector<std::uint64_t> bits(const std::vector<double>& values) {
       EXPECT_EQ(pairs[k][0], expected) << "halo cell " << c;                                      \
       EXPECT_EQ(pairs[k][1], -3.0 * expected) << "halo cell " << c;                               \
     }                                                                                             \
+  }                                                                                               \
+                                                                                                  \
+  /* Global reductions of the executor's data: one launch and one wait (for the result) on */  \
+  /* a device, where CUDA reaches Thrust and the exact-sum kernels; the oracle's bits. */       \
+  TEST_P(fixture, global_reductions_of_the_executors_data_match_the_oracle) {                     \
+    face_cases::setup s;                                                                          \
+    namespace fm = funcmesh;                                                                      \
+    s.w = s.u * 0.5 + 1.0; /* written where the executor runs */                                 \
+    const fm::executor on = fm::default_executor();                                               \
+    const fm::executor serial = fm::executor::serial();                                           \
+    const auto check = [&](const char* what, const auto& reduce) {                                \
+      SCOPED_TRACE(what);                                                                         \
+      fm::reset_device_activity();                                                                \
+      const double got = reduce(on);                                                              \
+      const fm::device_activity_counts seen = fm::device_activity();                              \
+      EXPECT_EQ(seen.launches, on.on_device() ? 1u : 0u);                                         \
+      EXPECT_EQ(seen.synchronizations, on.on_device() ? 1u : 0u);                                 \
+      EXPECT_EQ(face_cases::bits({got}), face_cases::bits({reduce(serial)}));                     \
+    };                                                                                            \
+    check("reproducible sum", [&](const fm::executor& e) {                                        \
+      return fm::global_sum(s.w, {.on = e, .reproducible = true});                                \
+    });                                                                                           \
+    check("min", [&](const fm::executor& e) { return fm::global_min(s.w, {.on = e}); });          \
+    check("max", [&](const fm::executor& e) { return fm::global_max(s.w, {.on = e}); });          \
+    const double sum = fm::global_sum(s.w, {.on = on});                                           \
+    const double oracle = fm::global_sum(s.w, {.on = serial});                                    \
+    EXPECT_NEAR(sum, oracle, 1e-12 * std::abs(oracle));                                           \
   }                                                                                               \
                                                                                                   \
   TEST_P(fixture, vector_values_component_zero_is_the_scalar_loop) {                              \

@@ -1,5 +1,6 @@
 // Face loops (gather and scatter forms, sum_over_faces expressions) and halo exchange on
-// every host executor against the serial oracle, at every rank count.
+// every host executor and the simulated device (the device forms: atomic scatter, packing
+// there, pinned staging) against the serial oracle, at every rank count.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,7 +13,7 @@ namespace {
 
 namespace fm = funcmesh;
 
-using test_support::host_executors;
+using test_support::host_and_simulated_executors;
 
 class face_loops_on : public ::testing::TestWithParam<fm::executor> {
  protected:
@@ -23,7 +24,8 @@ class face_loops_on : public ::testing::TestWithParam<fm::executor> {
 
 FUNCMESH_FACE_LOOP_CASES(face_loops_on)
 
-INSTANTIATE_TEST_SUITE_P(host, face_loops_on, ::testing::ValuesIn(host_executors()),
+INSTANTIATE_TEST_SUITE_P(host, face_loops_on,
+                         ::testing::ValuesIn(host_and_simulated_executors()),
                          test_support::executor_name{});
 
 }  // namespace

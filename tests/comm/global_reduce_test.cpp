@@ -13,10 +13,14 @@
 #include <vector>
 
 #include <funcmesh/comm/distribute.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/comm/global_reduce.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 #include <funcmesh/expr/grid_function.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
+
+#include "../common/executor_params.hpp"
+#include "collective_counter.hpp"
 
 namespace funcmesh::testing {
 namespace {
@@ -104,12 +108,13 @@ grid_function<double> distributed(slice s, const F& value, const std::string& na
   return u;
 }
 
-// The host executors, each at 1 and 3 threads.
+// The host executors, each at 1 and 3 threads, and the simulated device (its loops run on
+// one host thread: the same bits as serial, reached through the device's path).
 template <class Check>
 void for_each_setting(const Check& check) {
-  for (const executor& e : available_executors()) {
-    if (e.kind() == executor_kind::cuda) continue;
+  for (const executor& e : test_support::host_and_simulated_executors()) {
     for (int threads : {1, 3}) {
+      if (e.on_device() && threads > 1) continue;
       exec::scoped_thread_policy policy(threads, 0);
       SCOPED_TRACE(e.name() + " threads=" + std::to_string(threads) +
                    " ranks=" + std::to_string(size_of()));
@@ -237,6 +242,40 @@ TEST(global_reduce, ranks_without_owned_values_contribute_nothing) {
     EXPECT_EQ(bits(global_min(world_layout(), u, o)), bits(lo));
     EXPECT_EQ(bits(global_max(world_layout(), u, o)), bits(hi));
   });
+}
+
+// Device data: the local part is one launch and one wait on the device (the host reads
+// its result), then the ranks' parts meet in one MPI_Allreduce; the values stay on the
+// device. On the simulated device, at every rank count.
+TEST(global_reduce, device_data_is_reduced_once_on_the_device_then_by_mpi_allreduce) {
+  const auto value = [](index_t g) { return nasty(g, 300); };
+  grid_function<double> u = distributed(my_slice(global_n), value, "u");
+  const executor device = executor::simulated_device(0);
+  u.assign(u * 1.0, {.on = device});  // written on the device: its only copy is there now
+  const auto allreduces = [] { return collective_counter::by_name()["MPI_Allreduce"]; };
+  const auto expect_one_each = [&](const char* what, const auto& reduce) {
+    SCOPED_TRACE(what);
+    reset_device_activity();
+    const std::uint64_t before = allreduces();
+    reduce();
+    const device_activity_counts seen = device_activity();
+    EXPECT_EQ(seen.launches, 1u);
+    EXPECT_EQ(seen.synchronizations, 1u);
+    EXPECT_EQ(seen.copies_to_host + seen.copies_from_host, 0u) << "the values stayed put";
+    EXPECT_EQ(allreduces() - before, 1u);
+  };
+  double sum = 0, exact = 0, lo = 0, hi = 0;
+  expect_one_each("sum", [&] { sum = global_sum(world_layout(), u, {.on = device}); });
+  expect_one_each("reproducible sum", [&] {
+    exact = global_sum(world_layout(), u, {.on = device, .reproducible = true});
+  });
+  expect_one_each("min", [&] { lo = global_min(world_layout(), u, {.on = device}); });
+  expect_one_each("max", [&] { hi = global_max(world_layout(), u, {.on = device}); });
+  expect_one_each("minmax", [&] { (void)global_minmax(world_layout(), u, {.on = device}); });
+  EXPECT_EQ(bits(exact), bits(global_sum(world_layout(), u, {.reproducible = true})));
+  EXPECT_EQ(bits(sum), bits(global_sum(world_layout(), u, {.on = executor::serial()})));
+  EXPECT_EQ(bits(lo), bits(global_min(world_layout(), u)));
+  EXPECT_EQ(bits(hi), bits(global_max(world_layout(), u)));
 }
 
 TEST(global_reduce, integer_reductions) {

@@ -10,11 +10,22 @@
 #include <vector>
 
 #include <funcmesh/comm.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/func/function.hpp>
 
 namespace {
 
 namespace fm = funcmesh;
+
+// A face sum reads u at the cells' neighbours: the halo takes part.
+struct difference {
+  FUNCMESH_DEVICE double operator()(double l, double r, const fm::face_view& f) const {
+    return (r - l) * f.area;
+  }
+};
+struct closed {
+  FUNCMESH_DEVICE double operator()(double, const fm::face_view&) const { return 0.0; }
+};
 
 TEST(halo_progress, chunks_cover_the_interior_once_in_order) {
   const int before = fm::halo_progress_chunks();
@@ -36,6 +47,33 @@ TEST(halo_progress, chunks_cover_the_interior_once_in_order) {
     }
   }
   EXPECT_EQ(fm::detail::progress_chunk_count(1000003), 8);
+  fm::set_halo_progress_chunks(before);
+}
+
+// No chunks where they cannot help: a plan without neighbours (one rank) has no message
+// to progress, and a device loop's launch returns at once (the host then waits in the
+// round's end while the device computes). Counted: a round's interior is one launch there.
+TEST(halo_progress, no_chunks_without_neighbours_or_on_a_device) {
+  const int before = fm::halo_progress_chunks();
+  fm::set_halo_progress_chunks(8);
+  const fm::distributed_layout layout =
+      fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_quad(400, 400); });
+  const fm::index_t interior = layout.interior_count();
+  ASSERT_GT(fm::detail::progress_chunk_count(interior), 1) << "an interior worth cutting";
+  const bool alone = layout.exchange_plan().neighbour_count() == 0;
+  EXPECT_EQ(fm::detail::progress_chunk_count(layout, fm::executor::serial(), interior),
+            alone ? 1 : fm::detail::progress_chunk_count(interior));
+  const fm::executor device = fm::executor::simulated_device(0);
+  EXPECT_EQ(fm::detail::progress_chunk_count(layout, device, interior), 1);
+
+  fm::dist_function<double> u(layout, "u"), v(layout, "v");
+  u.assign(fm::index<fm::cells>() * 0.5, {.on = device});  // on the device, halo stale
+  fm::reset_device_activity();
+  v.assign(fm::sum_over_faces(layout, difference{}, u, fm::on_other_groups(closed{})),
+           {.on = device});
+  // The interior in one launch; where there are neighbours, the cells beside the halo in
+  // one more, and the pack and the unpack.
+  EXPECT_EQ(fm::device_activity().launches, alone ? 1u : 4u);
   fm::set_halo_progress_chunks(before);
 }
 

@@ -6,6 +6,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include <funcmesh/comm/dist_function.hpp>
@@ -18,6 +20,7 @@
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 
+#include "../common/executor_params.hpp"
 #include "world.hpp"
 
 namespace fm = funcmesh;
@@ -87,7 +90,13 @@ void fill_owned(fm::dist_function<T>& u, const fm::local_mesh& m, auto value) {
   }
 }
 
-class halo : public ::testing::TestWithParam<bool> {};
+// Each case on both meshes, on every host executor and on the simulated device (the halo
+// packed and unpacked there, staged through pinned host memory).
+class halo : public ::testing::TestWithParam<std::tuple<bool, fm::executor>> {
+ protected:
+  static bool tets() { return std::get<0>(GetParam()); }
+  fm::scoped_executor executor_{std::get<1>(GetParam())};
+};
 
 // Each owned cell's face neighbours (by global id), as a grid function for proxies.
 fm::grid_function<neighbour_list> neighbour_field(const fm::local_mesh& m) {
@@ -101,7 +110,7 @@ fm::grid_function<neighbour_list> neighbour_field(const fm::local_mesh& m) {
 }
 
 TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
-  const setup_of s(GetParam());
+  const setup_of s(tets());
   const fm::local_mesh& m = s.local;
   fm::dist_function<double> u(s.layout, "u");
   fm::dist_function<fm::vec<double, 3>> v(s.layout, "v");
@@ -131,7 +140,7 @@ TEST_P(halo, scalar_and_vector_halos_equal_their_owners_values) {
 }
 
 TEST_P(halo, several_fields_in_one_round) {
-  const setup_of s(GetParam());
+  const setup_of s(tets());
   const fm::local_mesh& m = s.local;
   fm::halo_plan* plan = &s.layout.exchange_plan();
   fm::dist_function<double> a(s.layout, "a");
@@ -154,7 +163,7 @@ TEST_P(halo, several_fields_in_one_round) {
 }
 
 TEST_P(halo, exchanges_only_when_stale) {
-  const setup_of s(GetParam());
+  const setup_of s(tets());
   const fm::local_mesh& m = s.local;
   fm::dist_function<double> u(s.layout, "u"), v(s.layout, "v");
   const auto nbr = neighbour_field(m);
@@ -178,7 +187,7 @@ TEST_P(halo, exchanges_only_when_stale) {
 // mark_halo_stale() on every rank (the SPMD contract): every rank takes part in the round,
 // nobody waits forever, and the neighbours of the changed cells see the new values.
 TEST_P(halo, a_write_on_one_rank_then_mark_halo_stale_everywhere_is_exchanged_by_all) {
-  const setup_of s(GetParam());
+  const setup_of s(tets());
   const fm::local_mesh& m = s.local;
   fm::dist_function<double> u(s.layout, "u"), v(s.layout, "v");
   const auto nbr = neighbour_field(m);
@@ -202,7 +211,7 @@ TEST_P(halo, a_write_on_one_rank_then_mark_halo_stale_everywhere_is_exchanged_by
 }
 
 TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
-  const setup_of s(GetParam());
+  const setup_of s(tets());
   const fm::local_mesh& m = s.local;
   // One rank, global mesh, plain loops.
   const fm::index_t n = s.global.cell_count();
@@ -240,7 +249,7 @@ TEST_P(halo, neighbour_average_matches_one_rank_and_plain_run) {
 }
 
 TEST_P(halo, aliasing_assignment_is_refused_before_any_message) {
-  const setup_of s(GetParam());
+  const setup_of s(tets());
   fm::dist_function<double> u(s.layout, "u");
   fill_owned(u, s.local, value_of);
   auto left = fm::_([](fm::proxy<const double> p, fm::index_t i) { return p[i > 0 ? i - 1 : i]; });
@@ -263,7 +272,14 @@ TEST(halo_plan, a_layout_has_one_plan_that_lives_while_a_function_uses_it) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(meshes, halo, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "tet3d" : "quad2d"; });
+INSTANTIATE_TEST_SUITE_P(
+    meshes, halo,
+    ::testing::Combine(::testing::Values(false, true),
+                       ::testing::ValuesIn(test_support::host_and_simulated_executors())),
+    [](const auto& info) {
+      std::string name = test_support::executor_name{}(
+          ::testing::TestParamInfo<fm::executor>(std::get<1>(info.param), info.index));
+      return (std::get<0>(info.param) ? "tet3d_" : "quad2d_") + name;
+    });
 
 }  // namespace

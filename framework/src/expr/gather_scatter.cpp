@@ -112,8 +112,12 @@ void move_indexed(const executor& on, const buffer& values_in, buffer* values_ou
   }
   const auto* list = static_cast<const index_t*>(indices.read_pointer(space, holder));
   if (on.kind() != executor_kind::cuda) {
-    host_move<Gather>(on, from, to, list, count, element_size);
-  } else if constexpr (Gather) {
+    host_move<Gather>(on, from, to, list, count, element_size);  // counted by for_each
+    return;
+  }
+  // The kernels do not pass through for_each: counted here, as for_each counts.
+  if (count > 0) record_launch(exec::loop_label{Gather ? "gather" : "scatter"});
+  if constexpr (Gather) {
     cuda_gather_bytes(on, from, list, count, to, element_size);
   } else {
     cuda_scatter_bytes(on, from, list, count, to, element_size);

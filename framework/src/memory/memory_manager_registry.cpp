@@ -9,6 +9,7 @@
 #include <string>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/memory/memory_error.hpp>
 
 namespace funcmesh {
@@ -137,7 +138,14 @@ std::vector<memory_space> available_spaces() {
 
 namespace detail {
 
+namespace {
+std::atomic<std::uint64_t> pinned_allocations{0};
+}  // namespace
+
+std::uint64_t pinned_host_allocations() { return pinned_allocations.load(); }
+
 pinned_host_allocation allocate_pinned_host(std::size_t bytes) {
+  pinned_allocations.fetch_add(1, std::memory_order_relaxed);
   for (memory_manager* manager : the_registry().all()) {
     if (manager->name() == "host" || manager->device_count() == 0) continue;
     if (void* pointer = manager->allocate_pinned_host(bytes)) return {pointer, manager};
@@ -160,9 +168,11 @@ void copy_bytes(memory_space destination_space, void* destination, memory_space 
   if (destination_space.is_host() && source_space.is_host()) {
     std::memcpy(destination, source, bytes);
   } else if (destination_space.is_host()) {
+    detail::record_copy(true, bytes);
     memory_manager_for(source_space.kind)
         .copy_to_host(source_space.device, destination, source, bytes);
   } else if (source_space.is_host()) {
+    detail::record_copy(false, bytes);
     memory_manager_for(destination_space.kind)
         .copy_from_host(destination_space.device, destination, source, bytes);
   } else if (destination_space.kind == source_space.kind) {

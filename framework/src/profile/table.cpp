@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include <funcmesh/core/settings.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/profile/nvtx.hpp>
 
 #include "nvtx_ranges.hpp"
@@ -92,6 +93,7 @@ struct merged_row {
   double sum_seconds = 0;       // sum over ranks
   double max_seconds = 0;       // max over ranks
   std::uint64_t bytes = 0;      // sum over ranks
+  std::uint64_t device[4] = {};  // launches, syncs, copies h->d, d->h: sums over ranks
 };
 
 template <class T>
@@ -132,6 +134,19 @@ std::vector<table_entry> table_entries() {
     if (row.calls == 0 && row.bytes == 0) continue;
     entries.push_back({detail::region_name(id), row.calls, row.seconds, row.bytes});
   }
+  // The device's counts by label: into the loop's row, or a row of their own (copies and
+  // synchronisations outside any profiled region).
+  for (const device_activity_entry& device : device_activity_by_label()) {
+    auto row = std::ranges::find(entries, device.name, &table_entry::name);
+    if (row == entries.end()) {
+      entries.push_back({device.name});
+      row = entries.end() - 1;
+    }
+    row->launches = device.counts.launches;
+    row->synchronizations = device.counts.synchronizations;
+    row->copies_from_host = device.counts.copies_from_host;
+    row->copies_to_host = device.counts.copies_to_host;
+  }
   return entries;
 }
 
@@ -149,8 +164,16 @@ std::string format_table(const std::vector<std::vector<table_entry>>& per_rank) 
       row.sum_seconds += e.seconds;
       row.max_seconds = std::max(row.max_seconds, e.seconds);
       row.bytes += e.bytes;
+      row.device[0] += e.launches;
+      row.device[1] += e.synchronizations;
+      row.device[2] += e.copies_from_host;
+      row.device[3] += e.copies_to_host;
     }
   }
+  const bool device = std::ranges::any_of(by_name, [](const auto& named) {
+    const merged_row& row = named.second;
+    return (row.device[0] | row.device[1] | row.device[2] | row.device[3]) != 0;
+  });
   std::vector<merged_row> rows;
   for (auto& [name, row] : by_name) rows.push_back(std::move(row));
   std::stable_sort(rows.begin(), rows.end(), [](const merged_row& a, const merged_row& b) {
@@ -163,9 +186,14 @@ std::string format_table(const std::vector<std::vector<table_entry>>& per_rank) 
   std::string out =
       "funcmesh profile (" + std::to_string(ranks) + (ranks == 1 ? " rank)\n" : " ranks)\n");
   char line[256];
-  std::snprintf(line, sizeof line, "%-*s %10s %12s %12s %9s %14s\n", w, "label", "calls", "total s",
+  std::snprintf(line, sizeof line, "%-*s %10s %12s %12s %9s %14s", w, "label", "calls", "total s",
                 "mean us", "max/mean", "halo bytes");
   out += line;
+  if (device) {
+    std::snprintf(line, sizeof line, " %10s %8s %8s %8s", "launches", "syncs", "h->d", "d->h");
+    out += line;
+  }
+  out += '\n';
   for (const merged_row& row : rows) {
     const double mean = row.sum_seconds / static_cast<double>(ranks);
     const double per_call =
@@ -174,10 +202,19 @@ std::string format_table(const std::vector<std::vector<table_entry>>& per_rank) 
     // The label may be longer than the line buffer: it goes in on its own.
     out += row.name;
     out.append(width - row.name.size(), ' ');
-    std::snprintf(line, sizeof line, " %10llu %12.6f %12.3f %9.2f %14llu\n",
+    std::snprintf(line, sizeof line, " %10llu %12.6f %12.3f %9.2f %14llu",
                   static_cast<unsigned long long>(row.calls), mean, per_call, imbalance,
                   static_cast<unsigned long long>(row.bytes));
     out += line;
+    if (device) {
+      std::snprintf(line, sizeof line, " %10llu %8llu %8llu %8llu",
+                    static_cast<unsigned long long>(row.device[0]),
+                    static_cast<unsigned long long>(row.device[1]),
+                    static_cast<unsigned long long>(row.device[2]),
+                    static_cast<unsigned long long>(row.device[3]));
+      out += line;
+    }
+    out += '\n';
   }
   return out;
 }
@@ -191,6 +228,10 @@ std::string encode_entries(const std::vector<table_entry>& entries) {
     put(out, e.calls);
     put(out, e.seconds);
     put(out, e.bytes);
+    put(out, e.launches);
+    put(out, e.synchronizations);
+    put(out, e.copies_from_host);
+    put(out, e.copies_to_host);
   }
   return out;
 }
@@ -205,7 +246,11 @@ std::vector<table_entry> decode_entries(std::string_view in) {
     if (!take(in, length) || in.size() < length) break;
     e.name.assign(in.substr(0, length));
     in.remove_prefix(length);
-    if (!take(in, e.calls) || !take(in, e.seconds) || !take(in, e.bytes)) break;
+    if (!take(in, e.calls) || !take(in, e.seconds) || !take(in, e.bytes) ||
+        !take(in, e.launches) || !take(in, e.synchronizations) || !take(in, e.copies_from_host) ||
+        !take(in, e.copies_to_host)) {
+      break;
+    }
     entries.push_back(std::move(e));
   }
   return entries;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <funcmesh/framework.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/profile/profile.hpp>
 
 #include "../../common/executor_params.hpp"
@@ -174,9 +175,47 @@ TEST(profile_table, merges_ranks_by_label_and_sorts_by_time) {
   EXPECT_NE(halo_line.find("2.00"), std::string::npos) << halo_line;  // all on rank 0
 }
 
+// Device activity: four more columns, summed over ranks, only where a device ran loops.
+TEST(profile_table, device_activity_gets_four_columns_summed_over_ranks) {
+  const std::vector<profile::table_entry> rank0 = {
+      {"assignment to grid function 'u'", 10, 1.0, 0, 10, 0, 1, 0},
+      {"halo exchange of grid function 'u'", 10, 0.5, 4000, 20, 20, 10, 10},
+  };
+  const std::vector<profile::table_entry> rank1 = {
+      {"assignment to grid function 'u'", 10, 1.0, 0, 10, 1, 0, 0},
+  };
+  const std::string text =
+      profile::format_table({profile::decode_entries(profile::encode_entries(rank0)), rank1});
+  const auto header = text.substr(text.find('\n') + 1);
+  EXPECT_NE(header.find("launches"), std::string::npos) << text;
+  EXPECT_NE(header.find("syncs"), std::string::npos) << text;
+  const auto u = text.find("assignment to grid function 'u'");
+  const std::string u_line = text.substr(u, text.find('\n', u) - u);
+  // 20 launches over the two ranks, 1 sync, 1 copy host -> device, 0 back.
+  EXPECT_NE(u_line.find("         20        1        1        0"), std::string::npos) << u_line;
+  const std::vector<profile::table_entry> host_only = {{"a", 1, 0.5, 7}};
+  EXPECT_EQ(profile::format_table({host_only}).find("launches"), std::string::npos);
+}
+
+// The simulated device's loops reach the table through the live counters.
+TEST(profile_table, entries_carry_the_device_activity_of_their_label) {
+  fm::reset_device_activity();
+  fm::grid_function<double> u(100, 0, "device_u");
+  u.assign(fm::pure(2.0), {.on = fm::executor::simulated_device(0)});
+  u.assign(u * 3.0, {.on = fm::executor::simulated_device(0)});
+  (void)u.read();  // one copy back to the host, outside any loop
+  std::uint64_t launches = 0, to_host = 0;
+  for (const profile::table_entry& e : profile::table_entries()) {
+    if (e.name == "assignment to grid function 'device_u'") launches += e.launches;
+    if (e.name == fm::outside_any_loop) to_host += e.copies_to_host;
+  }
+  EXPECT_EQ(launches, 2u);
+  EXPECT_EQ(to_host, 1u);
+}
+
 TEST(profile_table, encoding_round_trips) {
   const std::vector<profile::table_entry> entries = {
-      {"a", 1, 0.5, 7}, {"", 0, 0, 0}, {std::string(300, 'x'), 3, 1e-9, 1}};
+      {"a", 1, 0.5, 7, 1, 2, 3, 4}, {"", 0, 0, 0}, {std::string(300, 'x'), 3, 1e-9, 1}};
   const auto back = profile::decode_entries(profile::encode_entries(entries));
   ASSERT_EQ(back.size(), entries.size());
   for (std::size_t k = 0; k < entries.size(); ++k) {
@@ -184,6 +223,10 @@ TEST(profile_table, encoding_round_trips) {
     EXPECT_EQ(back[k].calls, entries[k].calls);
     EXPECT_EQ(back[k].seconds, entries[k].seconds);
     EXPECT_EQ(back[k].bytes, entries[k].bytes);
+    EXPECT_EQ(back[k].launches, entries[k].launches);
+    EXPECT_EQ(back[k].synchronizations, entries[k].synchronizations);
+    EXPECT_EQ(back[k].copies_from_host, entries[k].copies_from_host);
+    EXPECT_EQ(back[k].copies_to_host, entries[k].copies_to_host);
   }
   EXPECT_TRUE(profile::decode_entries("").empty());
 }

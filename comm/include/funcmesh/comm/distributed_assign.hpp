@@ -63,7 +63,7 @@ void check_target_layout(const distributed_layout& layout, const halo_state* tar
 // Step 5, after keep_dirty found `reads` dirty: the round is begun, then loop(pieces) runs
 // the owned cells through pieces(owned, piece, hold) (run_in_pieces' form): the
 // owned-interior cells [0, interior) in up to progress_chunk_count chunks with the round
-// let progress between them (halo_progress.hpp), the round ended with the received halos
+// let progress between them (halo_progress.hpp; one loop on a device or without a neighbour), the round ended with the received halos
 // written through hold.holder on hold.on (the loop's token and executor: its views see
 // them with no second bind), then the cells beside the halo, [interior, owned). When the
 // loop fails before the round ended (an interior chunk, its binding), the round is ended
@@ -81,7 +81,7 @@ void halo_round_in_pieces(const distributed_layout& layout, const halo_reads& re
   bool ended = false;
   try {
     loop([&](index_range range, const auto& piece, const loop_hold& hold) {
-      const index_t chunks = progress_chunk_count(before);
+      const index_t chunks = progress_chunk_count(layout, on, before);
       for (index_t k = 0; k < chunks; ++k) {
         if (k > 0) progress_round(layout);
         piece(index_range{chunk_begin(before, chunks, k), chunk_begin(before, chunks, k + 1)});

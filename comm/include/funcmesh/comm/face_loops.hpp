@@ -1,7 +1,7 @@
 // Face loops over distributed grid functions: gather_faces (out = sum_over_faces(...),
 // each owned cell sums its faces in a fixed global order: reproducible for any rank count)
 // and scatter_faces (one pass over the faces adding each flux to both cells: in face order
-// on one thread, coloured blocks of faces on several, atomic adds on CUDA; not
+// on one thread, coloured blocks of faces on several, atomic adds on a device; not
 // reproducible across rank counts). Both run on the default executor (serial, OpenMP, or
 // CUDA from a .cu file).
 #pragma once
@@ -210,15 +210,17 @@ void scatter_faces(dist_function<T, cells>& out, const dist_function<S, cells>& 
   const exec::loop_label label{"scatter_faces into", &out.local_values().name(), 1};
   const index_t count = faces.size();
 
-  if constexpr (std::is_same_v<Compiler, exec::nvcc_compiler> && detail::has_atomic_add_v<T>) {
-    if (chosen.kind() == executor_kind::cuda) {
+  // The device form: every face at once, atomic adds. The simulated device runs the same
+  // body on the host (host atomics, faces in order), so its code is tested without a GPU.
+  if constexpr (detail::has_atomic_add_v<T>) {
+    if (chosen.on_device()) {
       exec::for_each<Compiler>(chosen, 0, count, detail::scatter_atomic<decltype(body)>{body},
                                exec::loop_shape{fluxes_type::serial_only, face_work}, label);
       out.local_values().mark_written();
       return;
     }
   }
-  const bool host = chosen.kind() != executor_kind::cuda;
+  const bool host = !chosen.on_device();
   if (host && (chosen.kind() == executor_kind::serial ||
                exec::threads_for(count, fluxes_type::serial_only, face_work) <= 1)) {
     // One thread: all blocks in order are all faces in order, in one pass.

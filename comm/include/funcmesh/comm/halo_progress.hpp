@@ -10,6 +10,7 @@
 namespace funcmesh {
 
 class distributed_layout;
+class executor;
 
 // The most chunks an overlapped interior loop is cut into; 1 runs it in one loop with no
 // MPI call until the round's end. Default: FUNCMESH_HALO_PROGRESS_CHUNKS when set (a
@@ -30,6 +31,12 @@ namespace detail {
 // How many chunks an interior of `interior` cells is cut into: at most
 // halo_progress_chunks(), each at least halo_progress_min_chunk cells, at least 1.
 index_t progress_chunk_count(index_t interior);
+// The same for a loop on `on` over `layout`: 1 (no chunks, no progress call) where the plan
+// has no neighbour (one rank, or a rank without halo) or the loop runs on a device (its
+// launch returns at once: the host then waits in the round's end, which progresses it,
+// while the device computes the interior).
+index_t progress_chunk_count(const distributed_layout& layout, const executor& on,
+                             index_t interior);
 // The first cell of chunk k of `chunks` over [0, interior): chunk k is
 // [chunk_begin(k), chunk_begin(k + 1)), chunk_begin(chunks) == interior.
 constexpr index_t chunk_begin(index_t interior, index_t chunks, index_t k) {

@@ -22,10 +22,14 @@ class executor {
 
   executor_kind kind() const { return kind_; }
   int device() const { return device_; }
-  // A cudaStream_t (nullptr: the default stream); unused by the CPU executors.
+  // A cudaStream_t (nullptr: the rank's stream of the device, which every launch and copy
+  // of the memory layer uses); unused by the CPU executors.
   void* stream() const { return stream_; }
   // Where the loop's data must be: the host, or the executor's device.
   memory_space space() const;
+  // Whether its loops run on a device (CUDA, or the simulated device): its launches,
+  // synchronisations and copies are counted (device_activity.hpp).
+  constexpr bool on_device() const { return kind_ == executor_kind::cuda || simulated_; }
   // "serial", "openmp", "cuda:0".
   std::string name() const;
 

@@ -245,13 +245,6 @@ requires(is_statement_v<S>&&...) void run_in_pieces(const run_options& options,
   const index_t needed = listed ? first.total_size() : range.end;
   (detail::check_reads(statements, needed, statements...), ...);
 
-  token holder;
-  binder b(chosen.space(), holder);
-  // Targets first, so that reads of a target reuse its writable pointer.
-  auto targets = detail::make_pack(detail::bind_statement(statements, b, whole, statements...)...);
-  auto body = detail::make_fused_body(b, targets, std::index_sequence_for<S...>{}, statements...);
-  detail::count_loop_bind();
-
   exec::loop_label label{"assignment to", &first.name(), sizeof...(S)};
   // Only while profiling: a loop that sums over faces gets a row that says so (the gather
   // form's face loops are the assignments of their sums).
@@ -260,6 +253,15 @@ requires(is_statement_v<S>&&...) void run_in_pieces(const run_options& options,
       label.what = "face loop: assignment to";
     }
   }
+  // The copies that binding makes on a device count under this loop.
+  const device_activity_scope activity(label);
+  token holder;
+  binder b(chosen.space(), holder);
+  // Targets first, so that reads of a target reuse its writable pointer.
+  auto targets = detail::make_pack(detail::bind_statement(statements, b, whole, statements...)...);
+  auto body = detail::make_fused_body(b, targets, std::index_sequence_for<S...>{}, statements...);
+  detail::count_loop_bind();
+
   if (listed) {
     const array<index_t>& list = *options.over.indices();
     detail::listed_body<decltype(body)> listed_loop{body, list.read_view(chosen.space(), holder)};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string_view>
@@ -87,6 +88,8 @@ struct pinned_host_allocation {
   memory_manager* owner = nullptr;
 };
 pinned_host_allocation allocate_pinned_host(std::size_t bytes);
+// Pinned allocations made so far by this process (tests check that staging takes them).
+std::uint64_t pinned_host_allocations();
 void deallocate_pinned_host(pinned_host_allocation allocation, std::size_t bytes) noexcept;
 }  // namespace detail
 

@@ -18,6 +18,12 @@ struct table_entry {
   std::uint64_t calls = 0;
   double seconds = 0;  // inclusive: loops nested inside count in the outer region too
   std::uint64_t bytes = 0;
+  // Device activity under this label (profile/device_activity.hpp): kernel launches, host
+  // synchronisations, copies host -> device and device -> host.
+  std::uint64_t launches = 0;
+  std::uint64_t synchronizations = 0;
+  std::uint64_t copies_from_host = 0;
+  std::uint64_t copies_to_host = 0;
 };
 
 // The hooks behind the table (std::chrono::steady_clock; each thread keeps its own stack of
@@ -37,7 +43,8 @@ void table_taken();
 // "funcmesh profile (N ranks)" and one row per name over `per_rank` (entry lists, one per
 // rank; a name missing on a rank counts zero there), sorted by total time, descending:
 //   label | calls (max over ranks) | total s (mean over ranks) | mean us (per call, all
-//   ranks) | max/mean (of the ranks' times) | halo bytes (sent, all ranks)
+//   ranks) | max/mean (of the ranks' times) | halo bytes (sent, all ranks); where a device
+//   ran loops, four more, summed over ranks: launches | syncs | h->d | d->h (copies)
 std::string format_table(const std::vector<std::vector<table_entry>>& per_rank);
 
 // Entries as bytes and back, for sending them to another process.

@@ -2,6 +2,7 @@
 #include <cstddef>
 
 #include <funcmesh/exec/cuda/cuda_support.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/exec/executor.hpp>
 
 namespace funcmesh::detail {
@@ -32,7 +33,7 @@ void launch(const executor& on, const std::byte* from, std::byte* to, const inde
             index_t count, std::size_t element_size, const exec::loop_label& label) {
   if (count == 0) return;
   exec::cuda_detail::device_guard guard(on.device());
-  auto stream = static_cast<cudaStream_t>(on.stream());
+  const cudaStream_t stream = exec::cuda_detail::stream_of(on);
   constexpr int threads = 256;
   exec::cuda_detail::discard_stale_error();  // so the check below reads this launch's error
   // The widest word that divides the element keeps the accesses aligned and few.
@@ -52,7 +53,10 @@ void launch(const executor& on, const std::byte* from, std::byte* to, const inde
            threads, 0, stream>>>(from, to, list, count, element_size);
   }
   exec::cuda_detail::check(cudaGetLastError(), "launch", label);
-  exec::cuda_detail::check(cudaStreamSynchronize(stream), "execution", label);
+  // No wait: a halo send waits before MPI takes the buffer (the copy to the host, or
+  // exec::synchronize where MPI takes device memory); an unpack is followed by loops on the
+  // same stream.
+  if (detail::synchronize_every_launch()) exec::cuda_detail::synchronize(stream, label);
 }
 }  // namespace
 

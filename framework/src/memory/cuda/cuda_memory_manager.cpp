@@ -2,6 +2,7 @@
 // the host compiler (it launches no kernel), so only kernel code ever needs nvcc.
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/memory/cuda/rank_stream.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 #include <cuda_runtime_api.h>
@@ -83,40 +84,55 @@ class cuda_memory_manager final : public memory_manager {
     int previous = 0;
     const bool known = cudaGetDevice(&previous) == cudaSuccess;
     if (!known || previous != device) cudaSetDevice(device);
-    cudaFree(pointer);  // errors at exit (driver unloading) cannot be acted on
+    // Loops on the rank's stream may still read the memory (launches do not wait): they
+    // finish first. Errors at exit (driver unloading) cannot be acted on.
+    try {
+      cudaStreamSynchronize(rank_stream(device));
+    } catch (...) {
+    }
+    cudaFree(pointer);
     if (known && previous != device) cudaSetDevice(previous);
   }
-  // The manager promises synchronous copies. Device to host, cudaMemcpy already is; it
-  // returns before a device-to-device copy, or the DMA of a pageable host-to-device
-  // copy, has finished, so those wait for the legacy default stream they ran on.
-  void copy_to_host(int device, void* destination, const void* source, std::size_t bytes) override {
+  static void copy_on_stream(int device, void* destination, const void* source, std::size_t bytes,
+                             cudaMemcpyKind kind, const char* what) {
     device_scope scope(device);
-    device_scope::check(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost), device,
-                        "cudaMemcpy (device to host)");
+    const cudaStream_t stream = rank_stream(device);
+    device_scope::check(cudaMemcpyAsync(destination, source, bytes, kind, stream), device,
+                        "cudaMemcpyAsync");
+    synchronize_stream(stream, exec::loop_label{what});
+  }
+  // The manager promises synchronous copies. Each goes on the rank's stream, after the
+  // loops issued there (which may still be running: launches do not wait), and the host
+  // waits for it: the bytes are where they were asked to be, and a kernel's fault surfaces
+  // here, naming the last loop launched.
+  void copy_to_host(int device, void* destination, const void* source, std::size_t bytes) override {
+    copy_on_stream(device, destination, source, bytes, cudaMemcpyDeviceToHost,
+                   "copy of device data to the host");
   }
   void copy_from_host(int device, void* destination, const void* source,
                       std::size_t bytes) override {
-    device_scope scope(device);
-    device_scope::check(cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice), device,
-                        "cudaMemcpy (host to device)");
-    device_scope::check(cudaStreamSynchronize(cudaStreamLegacy), device, "cudaStreamSynchronize");
+    copy_on_stream(device, destination, source, bytes, cudaMemcpyHostToDevice,
+                   "copy of host data to the device");
   }
   void copy_between(int destination_device, void* destination, int source_device,
                     const void* source, std::size_t bytes) override {
-    device_scope scope(destination_device);
     if (destination_device == source_device) {
-      device_scope::check(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToDevice),
-                          destination_device, "cudaMemcpy (device to device)");
-    } else {
-      // Direct over NVLink/PCIe where the devices can reach each other; the driver
-      // stages through its own memory only where they cannot.
-      enable_peer_access(destination_device, source_device);
-      device_scope::check(
-          cudaMemcpyPeer(destination, destination_device, source, source_device, bytes),
-          destination_device, "cudaMemcpyPeer");
+      copy_on_stream(destination_device, destination, source, bytes, cudaMemcpyDeviceToDevice,
+                     "copy between device buffers");
+      return;
     }
-    device_scope::check(cudaStreamSynchronize(cudaStreamLegacy), destination_device,
-                        "cudaStreamSynchronize");
+    device_scope scope(destination_device);
+    // Direct over NVLink/PCIe where the devices can reach each other; the driver stages
+    // through its own memory only where they cannot. The source device's stream first: its
+    // loops may still be writing the source.
+    const exec::loop_label label{"copy between devices"};
+    synchronize_stream(rank_stream(source_device), label);
+    enable_peer_access(destination_device, source_device);
+    const cudaStream_t stream = rank_stream(destination_device);
+    device_scope::check(
+        cudaMemcpyPeerAsync(destination, destination_device, source, source_device, bytes, stream),
+        destination_device, "cudaMemcpyPeerAsync");
+    synchronize_stream(stream, label);
   }
   std::size_t free_bytes(int device) const override {
     device_scope scope(device);

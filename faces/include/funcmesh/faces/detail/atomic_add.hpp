@@ -1,8 +1,10 @@
-// atomic_add(target, value): target += value as one indivisible update on a CUDA device,
-// for the scatter form's face loop there (many faces add to one cell at once). Defined for
-// double and vec<double, N>; has_atomic_add_v tells the loops which values qualify.
+// atomic_add(target, value): target += value as one indivisible update, on a CUDA device
+// or on the host (the simulated device), for the scatter form's device loop (many faces
+// add to one cell at once). Defined for double and vec<double, N>; has_atomic_add_v tells
+// the loops which values qualify.
 #pragma once
 
+#include <atomic>
 #include <type_traits>
 
 #include <funcmesh/core/device_macros.hpp>
@@ -15,13 +17,13 @@ inline constexpr bool has_atomic_add_v = std::is_same_v<T, double>;
 template <int N>
 inline constexpr bool has_atomic_add_v<vec<double, N>> = true;
 
-// On the host a plain add: host loops never add to one cell from two threads (they run
-// coloured blocks), so this branch only exists for the host pass of nvcc's compilation.
+// On the host an atomic add too: the simulated device runs the device form there (one
+// thread today; an atomic costs it little and keeps the body right under threads).
 FUNCMESH_DEVICE inline void atomic_add(double& target, double value) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(&target, value);
 #else
-  target += value;
+  std::atomic_ref<double>(target).fetch_add(value, std::memory_order_relaxed);
 #endif
 }
 

@@ -106,7 +106,7 @@ Acc backend<executor_kind::cuda, nvcc_compiler>::accumulate(const executor& chos
   const auto merge_kernel = cuda_detail::merge_partials_kernel<Acc, threads>;
 
   cuda_detail::device_guard on(chosen.device());
-  auto stream = static_cast<cudaStream_t>(chosen.stream());
+  const cudaStream_t stream = cuda_detail::stream_of(chosen);
   // As many blocks as the device holds at once (for exact_sum, shared memory and registers
   // allow 6 per multiprocessor: 792 on an H200): more would only add block partials, fewer
   // would leave multiprocessors idle. The cap bounds what pass 2 merges on any device.
@@ -138,7 +138,7 @@ Acc backend<executor_kind::cuda, nvcc_compiler>::accumulate(const executor& chos
   cuda_detail::check(cudaMemcpyAsync(scratch.pinned_host_memory(), result, sizeof(Acc),
                                      cudaMemcpyDeviceToHost, stream),
                      "copy of the result", label);
-  cuda_detail::check(cudaStreamSynchronize(stream), "execution", label);
+  cuda_detail::synchronize(stream, label);
   std::memcpy(static_cast<void*>(&total), scratch.pinned_host_memory(), sizeof(Acc));
   return total;
 }

@@ -1,7 +1,9 @@
 // The CUDA backend: a templated grid-stride kernel that takes the loop body by value,
 // Thrust/CUB for reductions. Launch and execution errors are thrown as device_error naming
-// the kernel (errors left by earlier calls are cleared before each launch); every call
-// synchronizes its stream before returning, so host code may use the results at once.
+// the kernel (errors left by earlier calls are cleared before each launch). Loops go on the
+// rank's stream (cuda_support.hpp) and return once launched: the host waits only where it
+// reads (a reduction's result here; copies, halo sends, exec::synchronize elsewhere), so a
+// kernel's fault surfaces at the next synchronisation, naming the last loop launched.
 #pragma once
 
 #include <string>
@@ -14,6 +16,7 @@
 
 #include <funcmesh/exec/backend.hpp>
 #include <funcmesh/exec/cuda/cuda_support.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 #include <funcmesh/memory/memory_error.hpp>
 
@@ -46,12 +49,13 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
     detail::record_actual_threads(1);
     if (end <= begin) return;
     cuda_detail::device_guard on(chosen.device());
-    auto stream = static_cast<cudaStream_t>(chosen.stream());
+    const cudaStream_t stream = cuda_detail::stream_of(chosen);
     cuda_detail::discard_stale_error();
     cuda_detail::for_each_kernel<<<cuda_detail::block_count(end - begin, threads_per_block),
                                    threads_per_block, 0, stream>>>(body, begin, end);
     cuda_detail::check(cudaGetLastError(), "launch", label);
-    cuda_detail::check(cudaStreamSynchronize(stream), "execution", label);
+    // FUNCMESH's before/after switch (device_activity.hpp): wait for every kernel.
+    if (funcmesh::detail::synchronize_every_launch()) cuda_detail::synchronize(stream, label);
   }
 
   template <class T, class Map, class Combine>
@@ -61,7 +65,7 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
     detail::record_actual_threads(1);
     if (end <= begin) return init;
     cuda_detail::device_guard on(chosen.device());
-    auto stream = static_cast<cudaStream_t>(chosen.stream());
+    const cudaStream_t stream = cuda_detail::stream_of(chosen);
     T result = init;
     // Thrust reads the last error after its launches too.
     cuda_detail::discard_stale_error();
@@ -73,8 +77,7 @@ struct backend<executor_kind::cuda, nvcc_compiler> {
       throw device_error("funcmesh: CUDA reduction '" + label.text() +
                          "' failed: " + failure.what());
     }
-    cuda_detail::check(cudaStreamSynchronize(stream), "execution", label);
-    return result;
+    return result;  // thrust waited for the value it returned
   }
 
   template <class Acc, class Add>

@@ -10,6 +10,11 @@
 
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/core/loop_label.hpp>
+#include <funcmesh/memory/cuda/rank_stream.hpp>
+
+namespace funcmesh {
+class executor;
+}  // namespace funcmesh
 
 namespace funcmesh::exec::cuda_detail {
 
@@ -59,6 +64,16 @@ class reduction_scratch {
   void* device_ = nullptr;
   void* host_ = nullptr;
 };
+
+// The rank's stream of a device (memory/cuda/rank_stream.hpp): every launch goes on it,
+// after the copies and loops issued before, and returns without waiting.
+using funcmesh::detail::rank_stream;
+// The executor's stream: the one it was made with, else the rank's stream of its device.
+cudaStream_t stream_of(const executor& on);
+// The host waits for `stream`; a failure names `why` and the last loop launched.
+inline void synchronize(cudaStream_t stream, const loop_label& why) {
+  funcmesh::detail::synchronize_stream(stream, why);
+}
 
 // Blocks for a grid-stride loop over `items`.
 int block_count(index_t items, int threads_per_block);
