@@ -15,8 +15,8 @@
 #include <string>
 
 #include <funcmesh/comm.hpp>
-#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 
 #include "../../examples/euler/airfoil_solver.hpp"
 
@@ -50,7 +50,7 @@ halo_cells halo_of(const fm::distributed_layout& layout) {
 // One iteration's activity, in total and in the rows that copied.
 struct iteration_activity {
   fm::device_activity_counts total;
-  fm::device_activity_counts halo_rows;   // rows named "halo exchange of ..."
+  fm::device_activity_counts halo_rows;     // rows named "halo exchange of ..."
   fm::device_activity_counts other_copies;  // copies in any other row
 };
 
@@ -75,13 +75,14 @@ void print(const char* what, const fm::device_activity_counts& c) {
   if (world_rank() != 0) return;
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::printf("airfoil 6000, gather form, simulated device, %d rank(s), rank 0, %s: "
-              "%llu launches, %llu host synchronisations, %llu copies host->device, "
-              "%llu device->host\n",
-              ranks, what, static_cast<unsigned long long>(c.launches),
-              static_cast<unsigned long long>(c.synchronizations),
-              static_cast<unsigned long long>(c.copies_from_host),
-              static_cast<unsigned long long>(c.copies_to_host));
+  std::printf(
+      "airfoil 6000, gather form, simulated device, %d rank(s), rank 0, %s: "
+      "%llu launches, %llu host synchronisations, %llu copies host->device, "
+      "%llu device->host\n",
+      ranks, what, static_cast<unsigned long long>(c.launches),
+      static_cast<unsigned long long>(c.synchronizations),
+      static_cast<unsigned long long>(c.copies_from_host),
+      static_cast<unsigned long long>(c.copies_to_host));
 }
 
 TEST(device_activity, an_airfoil_iteration_waits_only_where_the_host_reads) {

@@ -24,8 +24,7 @@ class face_loops_on : public ::testing::TestWithParam<fm::executor> {
 
 FUNCMESH_FACE_LOOP_CASES(face_loops_on)
 
-INSTANTIATE_TEST_SUITE_P(host, face_loops_on,
-                         ::testing::ValuesIn(host_and_simulated_executors()),
+INSTANTIATE_TEST_SUITE_P(host, face_loops_on, ::testing::ValuesIn(host_and_simulated_executors()),
                          test_support::executor_name{});
 
 }  // namespace

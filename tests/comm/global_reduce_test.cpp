@@ -13,11 +13,11 @@
 #include <vector>
 
 #include <funcmesh/comm/distribute.hpp>
-#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/comm/global_reduce.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 #include <funcmesh/expr/grid_function.hpp>
 #include <funcmesh/partition/builtin_meshes.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 
 #include "../common/executor_params.hpp"
 #include "collective_counter.hpp"

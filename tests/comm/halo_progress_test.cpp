@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <funcmesh/comm.hpp>
-#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/func/function.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 
 namespace {
 

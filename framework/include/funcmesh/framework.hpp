@@ -10,6 +10,7 @@
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/exec/executor.hpp>
+#include <funcmesh/exec/synchronize.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 #include <funcmesh/expr/expr.hpp>
 #include <funcmesh/io/png.hpp>
@@ -17,6 +18,7 @@
 #include <funcmesh/io/vtu.hpp>
 #include <funcmesh/memory/memory.hpp>
 #include <funcmesh/paged/paged.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/reduce/exact_sum.hpp>
 #include <funcmesh/reduce/reduce.hpp>
 #include <funcmesh/time.hpp>

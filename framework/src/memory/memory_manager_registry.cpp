@@ -9,8 +9,8 @@
 #include <string>
 
 #include <funcmesh/core/error.hpp>
-#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 
 namespace funcmesh {
 

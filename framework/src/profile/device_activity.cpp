@@ -122,7 +122,8 @@ void record_launch(const exec::loop_label& label) {
 }
 
 void record_synchronization(const exec::loop_label* label) {
-  count_activity(activity_region(label), [](device_activity_counts& row) { ++row.synchronizations; });
+  count_activity(activity_region(label),
+                 [](device_activity_counts& row) { ++row.synchronizations; });
 }
 
 void record_copy(bool to_host, std::uint64_t bytes) {
@@ -143,7 +144,9 @@ std::string last_launched_loop() {
   return id == no_activity_region ? std::string() : profile::detail::region_name(id);
 }
 
-void set_synchronize_every_launch_for_testing(bool every) { the_activity().every_launch.store(every); }
+void set_synchronize_every_launch_for_testing(bool every) {
+  the_activity().every_launch.store(every);
+}
 
 bool synchronize_every_launch() {
   return the_activity().every_launch.load(std::memory_order_relaxed);

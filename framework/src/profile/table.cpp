@@ -88,11 +88,11 @@ void report_at_exit() {
 
 struct merged_row {
   std::string name;
-  std::uint64_t calls = 0;      // max over ranks
-  std::uint64_t all_calls = 0;  // sum over ranks
-  double sum_seconds = 0;       // sum over ranks
-  double max_seconds = 0;       // max over ranks
-  std::uint64_t bytes = 0;      // sum over ranks
+  std::uint64_t calls = 0;       // max over ranks
+  std::uint64_t all_calls = 0;   // sum over ranks
+  double sum_seconds = 0;        // sum over ranks
+  double max_seconds = 0;        // max over ranks
+  std::uint64_t bytes = 0;       // sum over ranks
   std::uint64_t device[4] = {};  // launches, syncs, copies h->d, d->h: sums over ranks
 };
 
@@ -246,8 +246,8 @@ std::vector<table_entry> decode_entries(std::string_view in) {
     if (!take(in, length) || in.size() < length) break;
     e.name.assign(in.substr(0, length));
     in.remove_prefix(length);
-    if (!take(in, e.calls) || !take(in, e.seconds) || !take(in, e.bytes) ||
-        !take(in, e.launches) || !take(in, e.synchronizations) || !take(in, e.copies_from_host) ||
+    if (!take(in, e.calls) || !take(in, e.seconds) || !take(in, e.bytes) || !take(in, e.launches) ||
+        !take(in, e.synchronizations) || !take(in, e.copies_from_host) ||
         !take(in, e.copies_to_host)) {
       break;
     }

@@ -63,12 +63,12 @@ void check_target_layout(const distributed_layout& layout, const halo_state* tar
 // Step 5, after keep_dirty found `reads` dirty: the round is begun, then loop(pieces) runs
 // the owned cells through pieces(owned, piece, hold) (run_in_pieces' form): the
 // owned-interior cells [0, interior) in up to progress_chunk_count chunks with the round
-// let progress between them (halo_progress.hpp; one loop on a device or without a neighbour), the round ended with the received halos
-// written through hold.holder on hold.on (the loop's token and executor: its views see
-// them with no second bind), then the cells beside the halo, [interior, owned). When the
-// loop fails before the round ended (an interior chunk, its binding), the round is ended
-// all the same (the peers' messages still arrive) and the loop's failure is the one
-// reported.
+// let progress between them (halo_progress.hpp; one loop on a device or without a
+// neighbour), the round ended with the received halos written through hold.holder on
+// hold.on (the loop's token and executor: its views see them with no second bind), then the
+// cells beside the halo, [interior, owned). When the loop fails before the round ended (an
+// interior chunk, its binding), the round is ended all the same (the peers' messages still
+// arrive) and the loop's failure is the one reported.
 //
 // `split`: the cells [0, split) read no halo (the owned-interior cells, the default); an
 // assignment over owned and halo cells passes the owned count, and its loop's range then

@@ -10,8 +10,8 @@
 #include <funcmesh/core/device_macros.hpp>
 #include <funcmesh/exec/backend.hpp>
 #include <funcmesh/exec/backends.hpp>
-#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/exec/executor.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/profile/hooks.hpp>
 #include <funcmesh/profile/scope.hpp>
 
@@ -75,8 +75,6 @@ Acc run_accumulate(const executor& chosen, index_t begin, index_t end, const Add
   return Acc{};
 }
 
-}  // namespace detail
-
 // A device loop is counted (device_activity.hpp) here, where every backend passes: a
 // reduction's launches and the wait for its result count as one launch and one
 // synchronisation, on CUDA and on the simulated device alike.
@@ -85,6 +83,8 @@ inline void count_device_loop(const executor& chosen, const loop_label& label, b
   funcmesh::detail::record_launch(label);
   if (reduction) funcmesh::detail::record_synchronization(&label);
 }
+
+}  // namespace detail
 
 // Each loop tests profile::active() once (a relaxed load of one flag); only where hooks are
 // installed does it take the path that names the loop and calls them around it. CUDA loops
@@ -96,7 +96,7 @@ void for_each(const executor& chosen, index_t begin, index_t end, const Body& bo
   static_assert(FUNCMESH_KERNEL_COPYABLE(Body),
                 "funcmesh: a loop body is copied to every thread and device: it must be "
                 "trivially copyable (capture views and values, not owners)");
-  if (end > begin) count_device_loop(chosen, label, false);
+  if (end > begin) detail::count_device_loop(chosen, label, false);
   if (profile::active()) [[unlikely]] {
     const profile::scope profiled(label);
     return detail::run_for_each<Compiler>(chosen, begin, end, body, shape, label);
@@ -109,7 +109,7 @@ T transform_reduce(const executor& chosen, index_t begin, index_t end, T init, c
                    const Combine& combine, const loop_shape& shape, const loop_label& label) {
   static_assert(FUNCMESH_KERNEL_COPYABLE(Map) && FUNCMESH_KERNEL_COPYABLE(Combine),
                 "funcmesh: reduction functions must be trivially copyable");
-  if (end > begin) count_device_loop(chosen, label, true);
+  if (end > begin) detail::count_device_loop(chosen, label, true);
   if (profile::active()) [[unlikely]] {
     const profile::scope profiled(label);
     return detail::run_transform_reduce<Compiler>(chosen, begin, end, init, map, combine, shape,
@@ -124,7 +124,7 @@ Acc accumulate(const executor& chosen, index_t begin, index_t end, const Add& ad
                const loop_shape& shape, const loop_label& label) {
   static_assert(FUNCMESH_KERNEL_COPYABLE(Add) && FUNCMESH_KERNEL_COPYABLE(Acc),
                 "funcmesh: accumulators and what feeds them must be trivially copyable");
-  if (end > begin) count_device_loop(chosen, label, true);
+  if (end > begin) detail::count_device_loop(chosen, label, true);
   if (profile::active()) [[unlikely]] {
     const profile::scope profiled(label);
     return detail::run_accumulate<Compiler, Acc>(chosen, begin, end, add, shape, label);

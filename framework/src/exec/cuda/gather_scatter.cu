@@ -2,8 +2,8 @@
 #include <cstddef>
 
 #include <funcmesh/exec/cuda/cuda_support.hpp>
-#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/exec/executor.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 
 namespace funcmesh::detail {
 

@@ -1,8 +1,8 @@
 // The CUDA memory manager: cudaMalloc/cudaMemcpy through the runtime API. Compiled by
 // the host compiler (it launches no kernel), so only kernel code ever needs nvcc.
 #include <funcmesh/core/error.hpp>
-#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/cuda/rank_stream.hpp>
+#include <funcmesh/memory/memory_error.hpp>
 #include <funcmesh/memory/memory_manager.hpp>
 
 #include <cuda_runtime_api.h>

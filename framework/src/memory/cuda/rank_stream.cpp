@@ -64,12 +64,12 @@ void synchronize_stream(cudaStream_t stream, const exec::loop_label& why) {
   const cudaError_t status = cudaStreamSynchronize(stream);
   if (status == cudaSuccess) return;
   const std::string last = last_launched_loop();
-  throw device_error("funcmesh: the device failed; reported at the synchronisation for " +
-                     why.text() + " (the last loop launched: " +
-                     (last.empty() ? std::string("none") : "'" + last + "'") +
-                     "; a fault inside a kernel surfaces at the next synchronisation after "
-                     "it; CUDA_LAUNCH_BLOCKING=1 reports it at its launch): " +
-                     cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+  throw device_error(
+      "funcmesh: the device failed; reported at the synchronisation for " + why.text() +
+      " (the last loop launched: " + (last.empty() ? std::string("none") : "'" + last + "'") +
+      "; a fault inside a kernel surfaces at the next synchronisation after "
+      "it; CUDA_LAUNCH_BLOCKING=1 reports it at its launch): " +
+      cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
 }
 
 }  // namespace funcmesh::detail

@@ -16,9 +16,9 @@
 
 #include <funcmesh/exec/backend.hpp>
 #include <funcmesh/exec/cuda/cuda_support.hpp>
-#include <funcmesh/profile/device_activity.hpp>
 #include <funcmesh/exec/thread_policy.hpp>
 #include <funcmesh/memory/memory_error.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 
 namespace funcmesh::exec {
 
