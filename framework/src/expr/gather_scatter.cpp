@@ -7,6 +7,7 @@
 
 #include <funcmesh/exec/dispatch.hpp>
 #include <funcmesh/memory/token.hpp>
+#include <funcmesh/profile/device_activity.hpp>
 
 namespace funcmesh::detail {
 
