@@ -38,15 +38,19 @@ inline void idle_barrier(MPI_Comm comm) {
 }
 
 // Each round runs every variant once (a batch of `batch` calls timed as a whole, the
-// slowest rank's time kept); returns each variant's median seconds per call.
+// slowest rank's time kept); returns each variant's median seconds per call. `settle`,
+// when given, ends each batch inside its time: device loops return once launched, so it
+// waits for them (exec::synchronize).
 inline std::vector<double> interleaved(MPI_Comm comm, int rounds, int batch,
-                                       const std::vector<std::function<void()>>& variants) {
+                                       const std::vector<std::function<void()>>& variants,
+                                       const std::function<void()>& settle = {}) {
   std::vector<std::vector<double>> times(variants.size());
   for (int r = 0; r < rounds; ++r) {
     for (std::size_t k = 0; k < variants.size(); ++k) {
       MPI_Barrier(comm);
       const double start = now();
       for (int b = 0; b < batch; ++b) variants[k]();
+      if (settle) settle();
       times[k].push_back(max_over(comm, now() - start) / batch);
     }
   }
