@@ -8,11 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/memory/buffer.hpp>
+#include <funcmesh/memory/detail/side_queue.hpp>
 #include <funcmesh/memory/memory_space.hpp>
 #include <funcmesh/memory/token.hpp>
 
@@ -64,6 +66,9 @@ struct halo_message_set {
   std::vector<MPI_Datatype> types;  // committed; live as long as the requests using them
   token holder;                     // keeps every transfer copy in place while a round is in flight
   std::uint64_t last_use = 0;       // for the plan's least-recently-used eviction
+  // A device round's packing and staging copies, issued on the device's side queue by
+  // begin and joined when the messages start. Last: destroyed (joined) before the buffers.
+  std::optional<side_queue> staging;
 
   std::size_t sends() const { return requests.size() / 2; }
   // Takes every buffer's transfer pointer (with `holder`) and re-creates the requests and

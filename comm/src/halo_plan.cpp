@@ -16,7 +16,6 @@
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
-#include <funcmesh/exec/synchronize.hpp>
 
 namespace funcmesh {
 
@@ -102,6 +101,13 @@ halo_plan::halo_plan(MPI_Comm comm, const local_mesh& m)
 halo_plan::~halo_plan() {
   int finalized = 0;
   MPI_Finalized(&finalized);
+  if (!abandoned_ && finalized == 0 && in_flight_ && messages_pending_) {
+    // A round begun on a device whose messages never started: the peers wait for them.
+    try {
+      start_messages({});
+    } catch (...) {
+    }
+  }
   if (abandoned_ || finalized != 0) {
     // After a failed start or wait, requests may still be active and waiting on them may
     // never return: leave their buffers allocated (a deliberate leak) rather than let MPI
@@ -210,31 +216,82 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   const memory_space transfer = on.space().is_host() || !mpi::gpu_aware() ? host_space : on.space();
   detail::halo_message_set& s = field_set(fields, transfer);
   s.holder.release();  // packing writes the send buffers where it packs
-  // Packing may fail (a paged field reads its store: an I/O error). The peers wait for
-  // this rank's messages all the same, so the round still runs: the failed field's bytes
-  // are all ones (NaN for floating point), the round is completed here, and only then
-  // does this rank throw (its halos stay dirty).
-  std::exception_ptr pack_failure;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    try {
-      fields[i].source->pack(on, send_, s.send[i]);
-    } catch (...) {
-      if (!pack_failure) pack_failure = std::current_exception();
-      std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff, s.send[i].size_bytes());
-    }
-  }
   // Device data staged through the host goes through page-locked copies, which DMA at full
   // speed (the simulated device takes the same path, with mlock'ed pages).
-  if (on.on_device() && transfer.is_host()) {
+  const bool staged = on.on_device() && transfer.is_host();
+  if (staged) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       s.send[i].set_pinned_host(true);
       s.receive[i].set_pinned_host(true);
     }
   }
-  // MPI reads device buffers itself (GPU-aware): the packing kernels must be done first.
-  // Staged through the host, the copy there waits for them.
-  if (!transfer.is_host() && !pack_failure) {
-    exec::synchronize(on, exec::loop_label{"halo send buffers before MPI_Startall"});
+  // On a device, packing and the copies to the host go on the device's side queue, after
+  // the loops issued so far; begin returns without waiting, and the loops the caller
+  // launches next (the interior) run beside them. The messages start once the host has
+  // joined the queue: at start_messages, from progress() or end().
+  const auto packs_on_device = [](const halo_field& f) {
+    return f.source->packs_on() != pack_site::host;
+  };
+  const bool deferred = on.on_device() && std::ranges::any_of(fields, packs_on_device);
+  if (deferred) s.staging.emplace(on.space());
+  const executor pack_on = deferred ? on.on_stream(s.staging->handle()) : on;
+  // Packing may fail (a paged field reads its store: an I/O error). The peers wait for
+  // this rank's messages all the same, so the round still runs: the failed field's bytes
+  // are all ones (NaN for floating point), the round is completed here, and only then
+  // does this rank throw (its halos stay dirty).
+  std::exception_ptr pack_failure;
+  std::vector<bool> packed(fields.size(), false);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    try {
+      fields[i].source->pack(pack_on, send_, s.send[i]);
+      packed[i] = true;
+    } catch (...) {
+      if (!pack_failure) pack_failure = std::current_exception();
+      std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff, s.send[i].size_bytes());
+    }
+  }
+  if (deferred && staged) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (!packed[i] || !packs_on_device(fields[i])) continue;
+      const void* bytes = s.send[i].read_pointer(on.space(), s.holder);
+      // The host copy is taken as the contents now; its bytes arrive at the join.
+      void* staged_bytes = s.send[i].overwrite_pointer(host_space, s.holder);
+      s.staging->copy_to_host(staged_bytes, bytes, s.send[i].size_bytes());
+    }
+  }
+  current_set_ = &s;
+  in_flight_ = true;
+  messages_pending_ = true;
+  if (!deferred || pack_failure) start_messages(pack_failure);
+}
+
+void halo_plan::start_messages(std::exception_ptr failure) {
+  detail::halo_message_set& s = *current_set_;
+  messages_pending_ = false;
+  // Ends the round on a failure: it will not be waited for again.
+  const auto close_round = [&] {
+    in_flight_ = false;
+    current_set_ = nullptr;
+    current_.clear();
+  };
+  // Joining the side queue also makes the packing kernels done, which a GPU-aware MPI
+  // needs before it reads device send buffers itself. (A round with no field packed on a
+  // device has nothing on a device to wait for: its transfer space is the host's.)
+  if (s.staging) {
+    try {
+      s.staging->join("halo send buffers before MPI_Startall");
+    } catch (...) {
+      // The device failed: the peers still get their messages (all ones), as for a failed
+      // packing, and the failure is reported once the round is complete.
+      if (!failure) failure = std::current_exception();
+      for (std::size_t i = 0; i < s.key.size(); ++i) {
+        if (s.key[i].transfer.is_host()) {
+          std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff,
+                      s.send[i].size_bytes());
+        }
+      }
+    }
+    s.staging.reset();
   }
   try {
     s.prepare({comm_, neighbour_part_, send_offset_, receive_offset_}, tag_base);
@@ -246,21 +303,20 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     // Requests may be running (a failed start may have started some): their buffers stay
     // with the plan for good.
     abandoned_ = true;
+    close_round();
     throw;
   }
   s.complete = false;
   messages_sent_ += s.sends();
   for (const buffer& packed : s.send) bytes_sent_ += packed.size_bytes();
-  if (pack_failure) {
+  if (failure) {
     if (MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE) !=
         MPI_SUCCESS) {
       abandoned_ = true;
     }
-    current_.clear();
-    std::rethrow_exception(pack_failure);
+    close_round();
+    std::rethrow_exception(failure);
   }
-  current_set_ = &s;
-  in_flight_ = true;
 }
 
 void halo_plan::end(const executor& on) {
@@ -272,6 +328,7 @@ void halo_plan::end(const executor& on, token& holder) {
   if (!in_flight_) {
     throw error(mpi::rank_prefix() + "funcmesh::halo_plan::end: no exchange was begun");
   }
+  if (messages_pending_) start_messages({});  // a failure ends the round there
   in_flight_ = false;
   detail::halo_message_set* s = std::exchange(current_set_, nullptr);
   if (s != nullptr) {
@@ -311,7 +368,9 @@ void halo_plan::check_received(const detail::halo_message_set& s) const {
 }
 
 void halo_plan::progress() {
-  if (!in_flight_ || current_set_ == nullptr || current_set_->complete) return;
+  if (!in_flight_ || current_set_ == nullptr) return;
+  if (messages_pending_) start_messages({});
+  if (current_set_->complete) return;
   detail::halo_message_set& s = *current_set_;
   int done = 0;
   const int code =

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string>
 
 #include <funcmesh/comm.hpp>
@@ -128,6 +129,59 @@ TEST(device_activity, an_airfoil_iteration_waits_only_where_the_host_reads) {
   print("an iteration if every launch waited (the CUDA backend before)", before.total);
   EXPECT_EQ(before.total.synchronizations,
             before.total.launches + before.total.copies_to_host + before.total.copies_from_host);
+}
+
+// A round of device data: begin() packs and issues the copy of the packed bytes to the
+// host on the device's side queue and returns with no wait and no message; a loop launched
+// then (a distributed assignment's interior) is issued before the host joins the queue;
+// end() joins it, starts the messages, and the halo holds the owners' values. On the
+// simulated device the side queue's copies are made only at the join (its bytes are all
+// ones until then), so a message started before the join would carry NaN.
+TEST(device_activity, a_device_round_starts_its_messages_after_the_loops_launched_meanwhile) {
+  const fm::distributed_layout layout = airfoil_layout();
+  const fm::executor device = fm::executor::simulated_device(0);
+  const fm::local_mesh& m = layout.mesh();
+  fm::dist_function<double> u(layout, "u");
+  fm::grid_function<double> w(layout.owned_count(), "w");
+  {
+    auto values = u.local_values().write();
+    for (fm::index_t i = 0; i < m.owned_count; ++i) {
+      values[i] = 0.5 + static_cast<double>(m.global_cell[static_cast<std::size_t>(i)]);
+    }
+  }
+  w.assign(0.0 * w, {.on = device});  // w's only copy is on the device now
+  fm::halo_plan& plan = layout.exchange_plan();
+  const fm::halo_field field{&u.local_values(), sizeof(double)};
+  const std::span<const fm::halo_field> fields(&field, 1);
+  plan.exchange(fields, device);  // u and the lists on the device: the round's own copies only
+  const bool alone = plan.neighbour_count() == 0;
+  const std::uint64_t sent = plan.messages_sent();
+
+  fm::reset_device_activity();
+  plan.begin(fields, device);
+  const fm::device_activity_counts begun = fm::device_activity();
+  EXPECT_EQ(begun.launches, alone ? 0u : 1u) << "the packing";
+  EXPECT_EQ(begun.copies_to_host, alone ? 0u : 1u) << "the staging copy, issued";
+  EXPECT_EQ(begun.synchronizations, 0u) << "begin waits for nothing";
+  EXPECT_EQ(plan.messages_sent(), sent) << "no message before the host joins the staging";
+
+  w.assign(w + 1.0, {.on = device});  // the interior, launched while the staging is pending
+  EXPECT_EQ(fm::device_activity().launches, begun.launches + 1);
+  EXPECT_EQ(fm::device_activity().synchronizations, 0u);
+
+  plan.end(device);
+  const fm::device_activity_counts ended = fm::device_activity();
+  EXPECT_EQ(plan.messages_sent() - sent, plan.neighbour_count());
+  if (!alone) {
+    // The join, then the received bytes' copy to the device (a wait of its own).
+    EXPECT_EQ(ended.synchronizations, 2u);
+    EXPECT_EQ(ended.copies_from_host, 1u);
+  }
+  const auto values = u.local_values().read();
+  for (fm::index_t i = m.owned_count; i < m.cells.cell_count(); ++i) {
+    ASSERT_EQ(values[i], 0.5 + static_cast<double>(m.global_cell[static_cast<std::size_t>(i)]))
+        << "halo cell " << i;
+  }
 }
 
 // The host executors count nothing: the counters cost them no lock.

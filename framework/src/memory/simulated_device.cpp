@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/memory/memory_error.hpp>
@@ -19,10 +20,20 @@ namespace {
 
 // One lock for counters and accounting: the simulated device exists for tests, where
 // simplicity beats contention.
+// A copy issued on the side queue, made when the queue is joined: the latest moment a
+// real stream may make it. Code that hands the bytes on before joining reads the poison
+// copy_to_host_on leaves there, and the tests on the simulated device see it.
+struct pending_copy {
+  void* destination;
+  const void* source;
+  std::size_t bytes;
+};
+
 struct device_state {
   std::size_t capacity = simulated_default_capacity;
   std::size_t allocated = 0;
   simulated_copy_counts counts;
+  std::vector<pending_copy> side_queue;
 };
 
 struct simulated_state {
@@ -41,6 +52,12 @@ device_state& device_at(int device) {
     throw device_error("simulated device " + std::to_string(device) + " does not exist (" +
                        std::to_string(simulated_devices) + " devices, numbered from 0)");
   return state().devices[static_cast<std::size_t>(device)];
+}
+
+// Makes the copies pending on `d`'s side queue. Call with the state locked.
+void flush_side_queue(device_state& d) {
+  for (const pending_copy& c : d.side_queue) std::memcpy(c.destination, c.source, c.bytes);
+  d.side_queue.clear();
 }
 
 void count(int device, long simulated_copy_counts::*field,
@@ -85,6 +102,7 @@ class simulated_manager final : public memory_manager {
       auto& devices = state().devices;
       if (device >= 0 && device < simulated_devices) {
         device_state& d = devices[static_cast<std::size_t>(device)];
+        flush_side_queue(d);  // as cudaFree waits for the device's work
         if (auto it = state().sizes.find(pointer); it != state().sizes.end()) {
           d.allocated -= it->second;
           state().sizes.erase(it);
@@ -109,6 +127,28 @@ class simulated_manager final : public memory_manager {
     count(destination_device, &simulated_copy_counts::between,
           &simulated_copy_counts::bytes_between, bytes);
     std::memcpy(destination, source, bytes);
+  }
+  // The side queue's handle is the device's state; its copies wait for the join.
+  void* fork_side_queue(int device) override {
+    std::lock_guard guard(state().mutex);
+    return &device_at(device);
+  }
+  void copy_to_host_on(void* queue, int device, void* destination, const void* source,
+                       std::size_t bytes) override {
+    if (queue == nullptr) {
+      copy_to_host(device, destination, source, bytes);
+      return;
+    }
+    count(device, &simulated_copy_counts::to_host, &simulated_copy_counts::bytes_to_host, bytes);
+    std::memset(destination, 0xff, bytes);  // NaN for floating point until the join
+    std::lock_guard guard(state().mutex);
+    static_cast<device_state*>(queue)->side_queue.push_back({destination, source, bytes});
+  }
+  void join_side_queue(int device, void* queue, const char*) override {
+    if (queue == nullptr) return;
+    std::lock_guard guard(state().mutex);
+    device_at(device);  // throws for a device that does not exist
+    flush_side_queue(*static_cast<device_state*>(queue));
   }
   std::size_t free_bytes(int device) const override {
     std::lock_guard guard(state().mutex);

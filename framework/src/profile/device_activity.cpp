@@ -126,7 +126,7 @@ void record_synchronization(const exec::loop_label* label) {
                  [](device_activity_counts& row) { ++row.synchronizations; });
 }
 
-void record_copy(bool to_host, std::uint64_t bytes) {
+void record_copy(bool to_host, std::uint64_t bytes, bool waits) {
   count_activity(activity_region(nullptr), [&](device_activity_counts& row) {
     if (to_host) {
       ++row.copies_to_host;
@@ -135,7 +135,7 @@ void record_copy(bool to_host, std::uint64_t bytes) {
       ++row.copies_from_host;
       row.bytes_from_host += bytes;
     }
-    ++row.synchronizations;  // a copy between host and device waits for the stream
+    if (waits) ++row.synchronizations;  // a copy between host and device waits for the stream
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <span>
 #include <string>
@@ -62,6 +63,13 @@ class halo_plan {
   // Buffers, persistent requests and datatypes are kept per distinct field set (the
   // fields' element sizes and transfer spaces, in order), for the 8 sets used last:
   // rounds that alternate {q} and {q, adt} rebuild nothing.
+  //
+  // On a device executor (CUDA, the simulated device), begin issues the packing and the
+  // copies of the packed bytes to the host on the device's side queue (CUDA: the rank's
+  // second stream, after the loops issued before) and returns without waiting: the loops
+  // launched before end() (a distributed assignment's interior) run on the device beside
+  // the staging and the messages. The messages start when the host has joined the queue:
+  // at the first progress() or at end().
   void begin(std::span<const halo_field> fields, const executor& on = default_executor());
   // Waits for the round begun last and scatters the received values into each halo. A
   // message of another size than this rank's fields expect (ranks began different field
@@ -116,6 +124,9 @@ class halo_plan {
   void check_field(const halo_field& field) const;
   detail::halo_message_set& field_set(std::span<const halo_field> fields, memory_space transfer);
   void check_received(const detail::halo_message_set& s) const;
+  // Joins the round's staging, then starts its messages. With `failure` (or when the
+  // staging or the start fails) the round is completed and closed here and this throws.
+  void start_messages(std::exception_ptr failure);
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // owned: MPI_Comm_dup of the caller's communicator
   index_t interior_count_ = 0;
@@ -132,6 +143,7 @@ class halo_plan {
   std::uint64_t set_uses_ = 0;  // the clock of halo_message_set::last_use
   std::vector<halo_field> current_;
   bool in_flight_ = false;
+  bool messages_pending_ = false;  // begun on a device, the messages not started yet
   // An MPI call failed while requests may be active: their buffers must never be freed.
   bool abandoned_ = false;
   std::uint64_t exchange_count_ = 0;

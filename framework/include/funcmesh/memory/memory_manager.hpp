@@ -52,6 +52,21 @@ class memory_manager {
   // device guards find it current and switch nothing. Throws device_error on failure.
   // The default does nothing: a kind without a current device needs no selection.
   virtual void select_device(int /*device*/) {}
+  // A queue of this kind's device work beside the one every other operation uses (on
+  // CUDA: the rank's second stream, a cudaStream_t): it runs after everything issued so
+  // far, and what is issued on it then runs beside the later work of the main queue until
+  // the host joins it. Halo staging uses it (memory/detail/side_queue.hpp). nullptr (the
+  // default): this kind has no second queue; copy_to_host_on copies at once.
+  virtual void* fork_side_queue(int /*device*/) { return nullptr; }
+  // A device-to-host copy issued on `queue` (from fork_side_queue, or nullptr): the bytes
+  // are at `host_destination` once join_side_queue(queue) returns, not before.
+  virtual void copy_to_host_on(void* /*queue*/, int device, void* host_destination,
+                               const void* source, std::size_t bytes) {
+    copy_to_host(device, host_destination, source, bytes);
+  }
+  // The host waits for everything issued on `queue`. Throws device_error naming `why` (a
+  // fault of the work on it surfaces here).
+  virtual void join_side_queue(int /*device*/, void* /*queue*/, const char* /*why*/) {}
 
   // Page-locked host memory that this kind's transfers (and MPI staging) use at full
   // speed; nullptr when the manager has no pinned allocator (the host manager then

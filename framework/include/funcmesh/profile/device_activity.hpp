@@ -62,7 +62,9 @@ namespace detail {
 // the simulated device and the CUDA backend count at the same places.
 void record_launch(const exec::loop_label& label);
 void record_synchronization(const exec::loop_label* label = nullptr);
-void record_copy(bool to_host, std::uint64_t bytes);
+// `waits`: the host waits for the copy (a synchronisation too); an asynchronous copy on
+// the side queue (memory/detail/side_queue.hpp) is waited for at its join instead.
+void record_copy(bool to_host, std::uint64_t bytes, bool waits = true);
 // The last loop launched on a device by this process ("" before the first): what a device
 // fault reported at the next synchronisation most likely came from.
 std::string last_launched_loop();

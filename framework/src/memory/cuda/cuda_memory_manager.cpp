@@ -134,6 +134,26 @@ class cuda_memory_manager final : public memory_manager {
         destination_device, "cudaMemcpyPeerAsync");
     synchronize_stream(stream, label);
   }
+  void* fork_side_queue(int device) override {
+    device_scope scope(device);
+    return fork_side_stream(device);
+  }
+  void copy_to_host_on(void* queue, int device, void* destination, const void* source,
+                       std::size_t bytes) override {
+    if (queue == nullptr) {
+      copy_to_host(device, destination, source, bytes);
+      return;
+    }
+    device_scope scope(device);
+    device_scope::check(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToHost,
+                                        static_cast<cudaStream_t>(queue)),
+                        device, "cudaMemcpyAsync (side stream)");
+  }
+  void join_side_queue(int device, void* queue, const char* why) override {
+    if (queue == nullptr) return;
+    device_scope scope(device);
+    synchronize_stream(static_cast<cudaStream_t>(queue), exec::loop_label{why});
+  }
   std::size_t free_bytes(int device) const override {
     device_scope scope(device);
     std::size_t available = 0, total = 0;

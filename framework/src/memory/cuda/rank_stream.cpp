@@ -17,6 +17,8 @@ constexpr int max_stream_devices = 64;  // a process sees a few devices; a rank 
 struct stream_table {
   std::mutex mutex;
   std::array<cudaStream_t, max_stream_devices> streams{};
+  std::array<cudaStream_t, max_stream_devices> side_streams{};
+  std::array<cudaEvent_t, max_stream_devices> fork_events{};  // recorded on the rank's stream
 };
 
 stream_table& the_streams() {
@@ -30,20 +32,18 @@ stream_table& the_streams() {
                      cudaGetErrorString(status));
 }
 
-}  // namespace
-
-cudaStream_t rank_stream(int device) {
+void check_device_index(int device) {
   if (device < 0 || device >= max_stream_devices) {
     throw device_error("funcmesh: CUDA device " + std::to_string(device) +
                        " is outside the devices a process can use (0.." +
                        std::to_string(max_stream_devices - 1) + ")");
   }
-  stream_table& table = the_streams();
-  const std::lock_guard lock(table.mutex);
-  cudaStream_t& stream = table.streams[static_cast<std::size_t>(device)];
-  if (stream != nullptr) return stream;
-  // Created on `device` (a stream belongs to the device current at its creation); the
-  // caller's device is set back only if it was another.
+}
+
+// Runs make() with `device` current (a stream or event belongs to the device current at
+// its creation); the caller's device is set back only if it was another.
+template <class Make>
+void create_on(int device, const Make& make) {
   int previous = 0;
   const bool known = cudaGetDevice(&previous) == cudaSuccess;
   if (!known || previous != device) {
@@ -51,13 +51,59 @@ cudaStream_t rank_stream(int device) {
       stream_failure(status, "cudaSetDevice(" + std::to_string(device) + ") for its stream");
     }
   }
-  const cudaError_t status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  const cudaError_t status = make();
   if (known && previous != device) cudaSetDevice(previous);
   if (status != cudaSuccess) {
-    stream = nullptr;
-    stream_failure(status, "cudaStreamCreateWithFlags on device " + std::to_string(device));
+    stream_failure(status, "creating a stream or event on CUDA device " + std::to_string(device));
+  }
+}
+
+// The stream of `streams` for `device`, created (non-blocking) at first use. Call with the
+// table locked.
+cudaStream_t stream_in(std::array<cudaStream_t, max_stream_devices>& streams, int device) {
+  cudaStream_t& stream = streams[static_cast<std::size_t>(device)];
+  if (stream == nullptr) {
+    create_on(device, [&] {
+      const cudaError_t status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+      if (status != cudaSuccess) stream = nullptr;
+      return status;
+    });
   }
   return stream;
+}
+
+}  // namespace
+
+cudaStream_t rank_stream(int device) {
+  check_device_index(device);
+  stream_table& table = the_streams();
+  const std::lock_guard lock(table.mutex);
+  return stream_in(table.streams, device);
+}
+
+cudaStream_t fork_side_stream(int device) {
+  check_device_index(device);
+  stream_table& table = the_streams();
+  const std::lock_guard lock(table.mutex);
+  const cudaStream_t main = stream_in(table.streams, device);
+  const cudaStream_t side = stream_in(table.side_streams, device);
+  cudaEvent_t& fork = table.fork_events[static_cast<std::size_t>(device)];
+  if (fork == nullptr) {
+    create_on(device, [&] {
+      const cudaError_t status = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
+      if (status != cudaSuccess) fork = nullptr;
+      return status;
+    });
+  }
+  // The side stream waits for the work issued on the rank's stream so far (the event is
+  // captured at this record: reusing it for the next fork does not disturb this wait).
+  if (const cudaError_t status = cudaEventRecord(fork, main); status != cudaSuccess) {
+    stream_failure(status, "cudaEventRecord on the rank's stream");
+  }
+  if (const cudaError_t status = cudaStreamWaitEvent(side, fork, 0); status != cudaSuccess) {
+    stream_failure(status, "cudaStreamWaitEvent on the side stream");
+  }
+  return side;
 }
 
 void synchronize_stream(cudaStream_t stream, const exec::loop_label& why) {

@@ -15,6 +15,13 @@ namespace funcmesh::detail {
 // Throws device_error for a device outside [0, 64) or when it cannot be created.
 cudaStream_t rank_stream(int device);
 
+// The rank's second stream of `device` (non-blocking, kept like the first), made to wait
+// for everything issued on rank_stream(device) so far: halo staging (packing, and the copy
+// of the packed bytes to the host) goes there, so that the loops launched on the rank's
+// stream meanwhile run beside it. The host waits for it (synchronize_stream) before it
+// hands the bytes to MPI. Throws as rank_stream.
+cudaStream_t fork_side_stream(int device);
+
 // The host waits for `stream`. A failure is a device_error naming `why` and the last loop
 // launched (profile/device_activity.hpp): a kernel's fault surfaces at the next
 // synchronisation after it, not at its launch.

@@ -1,0 +1,42 @@
+// side_queue: device work beside the rank's main queue (CUDA: its second stream). Halo
+// staging issues its packing and its copy of the packed bytes to the host there, so that
+// the loops launched after it (a distributed assignment's interior) run beside it; the
+// host joins the queue before it hands the bytes to MPI. Internal to funcmesh.
+#pragma once
+
+#include <cstddef>
+
+#include <funcmesh/memory/memory_space.hpp>
+
+namespace funcmesh::detail {
+
+class side_queue {
+ public:
+  // Forks the side queue of `space`'s device: it runs after everything issued so far
+  // (memory_manager::fork_side_queue). A space without one (the host; a kind that has
+  // none) gives a queue whose copies are made at once.
+  explicit side_queue(memory_space space);
+  // Joins a queue not yet joined (errors cannot be reported here: a failure to join is
+  // left for the next synchronisation to find).
+  ~side_queue();
+  side_queue(const side_queue&) = delete;
+  side_queue& operator=(const side_queue&) = delete;
+
+  // What loops issued on the queue take as their executor's stream
+  // (executor::on_stream); nullptr where the kind has no second queue.
+  void* handle() const { return handle_; }
+  // Issues a copy of `bytes` device bytes of the queue's space to `host_destination`,
+  // there once join() returns. Counted as a copy to the host, with no wait of its own.
+  void copy_to_host(void* host_destination, const void* source, std::size_t bytes);
+  // The host waits for everything issued on the queue (one synchronisation, counted).
+  // Throws device_error naming `why`. Later calls do nothing.
+  void join(const char* why);
+  bool joined() const { return joined_; }
+
+ private:
+  memory_space space_;
+  void* handle_ = nullptr;
+  bool joined_ = false;
+};
+
+}  // namespace funcmesh::detail
