@@ -232,14 +232,21 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   const auto packs_on_device = [](const halo_field& f) {
     return f.source->packs_on() != pack_site::host;
   };
-  const bool deferred = on.on_device() && std::ranges::any_of(fields, packs_on_device);
-  if (deferred) s.staging.emplace(on.space());
-  const executor pack_on = deferred ? on.on_stream(s.staging->handle()) : on;
-  // Packing may fail (a paged field reads its store: an I/O error). The peers wait for
-  // this rank's messages all the same, so the round still runs: the failed field's bytes
-  // are all ones (NaN for floating point), the round is completed here, and only then
-  // does this rank throw (its halos stay dirty).
+  // Packing may fail (a paged field reads its store: an I/O error; a device fault). The
+  // peers wait for this rank's messages all the same, so the round still runs: the failed
+  // field's bytes are all ones (NaN for floating point), the round is completed here, and
+  // only then does this rank throw (its halos stay dirty).
   std::exception_ptr pack_failure;
+  bool deferred = on.on_device() && std::ranges::any_of(fields, packs_on_device);
+  if (deferred) {
+    try {
+      s.staging.emplace(on.space());
+    } catch (...) {
+      pack_failure = std::current_exception();
+      deferred = false;
+    }
+  }
+  const executor pack_on = deferred ? on.on_stream(s.staging->handle()) : on;
   std::vector<bool> packed(fields.size(), false);
   for (std::size_t i = 0; i < fields.size(); ++i) {
     try {
@@ -253,10 +260,16 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   if (deferred && staged) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       if (!packed[i] || !packs_on_device(fields[i])) continue;
-      const void* bytes = s.send[i].read_pointer(on.space(), s.holder);
-      // The host copy is taken as the contents now; its bytes arrive at the join.
-      void* staged_bytes = s.send[i].overwrite_pointer(host_space, s.holder);
-      s.staging->copy_to_host(staged_bytes, bytes, s.send[i].size_bytes());
+      try {
+        const void* bytes = s.send[i].read_pointer(on.space(), s.holder);
+        // The host copy is taken as the contents now; its bytes arrive at the join.
+        void* staged_bytes = s.send[i].overwrite_pointer(host_space, s.holder);
+        s.staging->copy_to_host(staged_bytes, bytes, s.send[i].size_bytes());
+      } catch (...) {
+        if (!pack_failure) pack_failure = std::current_exception();
+        std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff,
+                    s.send[i].size_bytes());
+      }
     }
   }
   current_set_ = &s;
