@@ -74,7 +74,7 @@ int init_message(std::span<const message_block> blocks, bool sending, int peer, 
 
 halo_message_set::halo_message_set(std::vector<halo_field_key> fields, bool one_per_field,
                                    index_t send_values, index_t receive_values)
-    : key(std::move(fields)), per_field(one_per_field) {
+    : key(std::move(fields)), per_field(one_per_field), packed(key.size(), 0) {
   for (std::size_t i = 0; i < key.size(); ++i) {
     const std::size_t size = key[i].element_size;
     send.emplace_back(static_cast<std::size_t>(send_values) * size);

@@ -53,6 +53,7 @@ struct halo_message_set {
   std::vector<std::vector<std::size_t>> groups;
   std::vector<buffer> send;  // per field, packed in the order of the send list
   std::vector<buffer> receive;
+  std::vector<char> packed;  // per field: its packing of the round in flight succeeded
   // Persistent requests are bound to addresses: re-created when a transfer copy moves.
   std::vector<const void*> send_at;
   std::vector<const void*> receive_at;

@@ -247,11 +247,11 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
     }
   }
   const executor pack_on = deferred ? on.on_stream(s.staging->handle()) : on;
-  std::vector<bool> packed(fields.size(), false);
   for (std::size_t i = 0; i < fields.size(); ++i) {
     try {
+      s.packed[i] = 0;
       fields[i].source->pack(pack_on, send_, s.send[i]);
-      packed[i] = true;
+      s.packed[i] = 1;
     } catch (...) {
       if (!pack_failure) pack_failure = std::current_exception();
       std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff, s.send[i].size_bytes());
@@ -259,7 +259,7 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
   }
   if (deferred && staged) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
-      if (!packed[i] || !packs_on_device(fields[i])) continue;
+      if (s.packed[i] == 0 || !packs_on_device(fields[i])) continue;
       try {
         const void* bytes = s.send[i].read_pointer(on.space(), s.holder);
         // The host copy is taken as the contents now; its bytes arrive at the join.
