@@ -16,6 +16,7 @@
 
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
+#include <funcmesh/exec/synchronize.hpp>
 
 namespace funcmesh {
 
@@ -59,6 +60,15 @@ bool take_injected(detail::halo_failure which) {
   if (injected_failure.load(std::memory_order_relaxed) == 0) return false;
   int expected = static_cast<int>(which);
   return injected_failure.compare_exchange_strong(expected, 0);
+}
+
+// A send buffer whose packing failed: all ones on the host (NaN for floating point). If
+// even that fails (no host memory), its bytes go as they are: this rank throws anyway.
+void poison(buffer& send, token& holder) noexcept {
+  try {
+    std::memset(send.overwrite_pointer(host_space, holder), 0xff, send.size_bytes());
+  } catch (...) {
+  }
 }
 
 // detail::set_halo_messages_per_field_for_testing's switch.
@@ -225,36 +235,40 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
       s.receive[i].set_pinned_host(true);
     }
   }
-  // On a device, packing and the copies to the host go on the device's side queue, after
-  // the loops issued so far; begin returns without waiting, and the loops the caller
-  // launches next (the interior) run beside them. The messages start once the host has
-  // joined the queue: at start_messages, from progress() or end().
-  const auto packs_on_device = [](const halo_field& f) {
-    return f.source->packs_on() != pack_site::host;
-  };
   // Packing may fail (a paged field reads its store: an I/O error; a device fault). The
   // peers wait for this rank's messages all the same, so the round still runs: the failed
   // field's bytes are all ones (NaN for floating point), the round is completed here, and
   // only then does this rank throw (its halos stay dirty).
   std::exception_ptr pack_failure;
-  bool deferred = on.on_device() && std::ranges::any_of(fields, packs_on_device);
-  if (deferred) {
-    try {
-      s.staging.emplace(on.space());
-    } catch (...) {
-      pack_failure = std::current_exception();
-      deferred = false;
-    }
-  }
-  const executor pack_on = deferred ? on.on_stream(s.staging->handle()) : on;
+  // The packing runs on `on`, in order with the loops before it and before the loop the
+  // caller launches next: over owned and halo cells that loop may write a field this round
+  // sends (add_to(z, u) exchanges z), so it must not start before z is packed.
   for (std::size_t i = 0; i < fields.size(); ++i) {
     try {
       s.packed[i] = 0;
-      fields[i].source->pack(pack_on, send_, s.send[i]);
+      fields[i].source->pack(on, send_, s.send[i]);
       s.packed[i] = 1;
     } catch (...) {
       if (!pack_failure) pack_failure = std::current_exception();
-      std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff, s.send[i].size_bytes());
+      poison(s.send[i], s.holder);
+    }
+  }
+  // On a device, the copies of the packed bytes to the host go on the device's side queue,
+  // after everything issued on `on`'s stream so far (the packing included); begin returns
+  // without waiting, and the loop the caller launches next (the interior) runs beside the
+  // copies and the messages. The messages start once the host has joined the queue (which
+  // also makes the packing done, as a GPU-aware MPI needs): at the round's first
+  // progress() or at end().
+  const auto packs_on_device = [](const halo_field& f) {
+    return f.source->packs_on() != pack_site::host;
+  };
+  bool deferred = on.on_device() && std::ranges::any_of(fields, packs_on_device);
+  if (deferred) {
+    try {
+      s.staging.emplace(on.space(), on.stream());
+    } catch (...) {
+      if (!pack_failure) pack_failure = std::current_exception();
+      deferred = false;
     }
   }
   if (deferred && staged) {
@@ -267,11 +281,11 @@ void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
         s.staging->copy_to_host(staged_bytes, bytes, s.send[i].size_bytes());
       } catch (...) {
         if (!pack_failure) pack_failure = std::current_exception();
-        std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff,
-                    s.send[i].size_bytes());
+        poison(s.send[i], s.holder);
       }
     }
   }
+  round_on_ = on;
   current_set_ = &s;
   in_flight_ = true;
   messages_pending_ = true;
@@ -298,13 +312,19 @@ void halo_plan::start_messages(std::exception_ptr failure) {
       // packing, and the failure is reported once the round is complete.
       if (!failure) failure = std::current_exception();
       for (std::size_t i = 0; i < s.key.size(); ++i) {
-        if (s.key[i].transfer.is_host()) {
-          std::memset(s.send[i].overwrite_pointer(host_space, s.holder), 0xff,
-                      s.send[i].size_bytes());
-        }
+        if (s.key[i].transfer.is_host()) poison(s.send[i], s.holder);
       }
     }
     s.staging.reset();
+  } else if (std::ranges::any_of(
+                 s.key, [](const detail::halo_field_key& k) { return !k.transfer.is_host(); })) {
+    // A GPU-aware MPI reads and writes device buffers itself, and no join made the
+    // packing (and the previous round's unpacking of the receive buffers) done: wait here.
+    try {
+      exec::synchronize(round_on_, exec::loop_label{"halo buffers before MPI_Startall"});
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
   }
   try {
     s.prepare({comm_, neighbour_part_, send_offset_, receive_offset_}, tag_base);

@@ -7,8 +7,10 @@
 
 namespace funcmesh::detail {
 
-side_queue::side_queue(memory_space space) : space_(space) {
-  if (!space.is_host()) handle_ = memory_manager_for(space.kind).fork_side_queue(space.device);
+side_queue::side_queue(memory_space space, void* after) : space_(space) {
+  if (!space.is_host()) {
+    handle_ = memory_manager_for(space.kind).fork_side_queue(space.device, after);
+  }
 }
 
 side_queue::~side_queue() {

@@ -2,6 +2,7 @@
 #include <funcmesh/memory/simulated_device.hpp>
 
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -54,10 +55,17 @@ device_state& device_at(int device) {
   return state().devices[static_cast<std::size_t>(device)];
 }
 
-// Makes the copies pending on `d`'s side queue. Call with the state locked.
-void flush_side_queue(device_state& d) {
-  for (const pending_copy& c : d.side_queue) std::memcpy(c.destination, c.source, c.bytes);
-  d.side_queue.clear();
+// Makes the copies pending on `d`'s side queue whose source lies in [first, first +
+// bytes) (all of them by default). Call with the state locked.
+void flush_side_queue(device_state& d, const void* first = nullptr,
+                      std::size_t bytes = static_cast<std::size_t>(-1)) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(first);
+  std::erase_if(d.side_queue, [&](const pending_copy& c) {
+    const auto at = reinterpret_cast<std::uintptr_t>(c.source);
+    if (at < begin || at - begin >= bytes) return false;
+    std::memcpy(c.destination, c.source, c.bytes);
+    return true;
+  });
 }
 
 void count(int device, long simulated_copy_counts::*field,
@@ -102,8 +110,10 @@ class simulated_manager final : public memory_manager {
       auto& devices = state().devices;
       if (device >= 0 && device < simulated_devices) {
         device_state& d = devices[static_cast<std::size_t>(device)];
-        flush_side_queue(d);  // as cudaFree waits for the device's work
         if (auto it = state().sizes.find(pointer); it != state().sizes.end()) {
+          // The copies still to read this memory are made first, as the CUDA manager waits
+          // for its streams; the others stay pending (and poisoned) until their join.
+          flush_side_queue(d, pointer, it->second);
           d.allocated -= it->second;
           state().sizes.erase(it);
         }
@@ -129,7 +139,7 @@ class simulated_manager final : public memory_manager {
     std::memcpy(destination, source, bytes);
   }
   // The side queue's handle is the device's state; its copies wait for the join.
-  void* fork_side_queue(int device) override {
+  void* fork_side_queue(int device, void*) override {
     std::lock_guard guard(state().mutex);
     return &device_at(device);
   }

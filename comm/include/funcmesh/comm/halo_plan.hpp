@@ -64,12 +64,14 @@ class halo_plan {
   // fields' element sizes and transfer spaces, in order), for the 8 sets used last:
   // rounds that alternate {q} and {q, adt} rebuild nothing.
   //
-  // On a device executor (CUDA, the simulated device), begin issues the packing and the
-  // copies of the packed bytes to the host on the device's side queue (CUDA: the rank's
-  // second stream, after the loops issued before) and returns without waiting: the loops
-  // launched before end() (a distributed assignment's interior) run on the device beside
-  // the staging and the messages. The messages start when the host has joined the queue:
-  // at the first progress() or at end().
+  // On a device executor (CUDA, the simulated device), begin launches the packing on `on`
+  // and issues the copies of the packed bytes to the host on the device's side queue
+  // (CUDA: the rank's second stream, after the packing) and returns without waiting: the
+  // loops launched before end() (a distributed assignment's interior) run on the device
+  // beside the copies and the messages. The messages (receives included) start when the
+  // host has joined the queue: at the round's first progress() or at its end(). So with
+  // rounds of several plans in flight at once, every rank must end them in the same order,
+  // or call progress() on each once its own loops are launched.
   void begin(std::span<const halo_field> fields, const executor& on = default_executor());
   // Waits for the round begun last and scatters the received values into each halo. A
   // message of another size than this rank's fields expect (ranks began different field
@@ -144,6 +146,7 @@ class halo_plan {
   std::vector<halo_field> current_;
   bool in_flight_ = false;
   bool messages_pending_ = false;  // begun on a device, the messages not started yet
+  executor round_on_;              // the executor the round in flight was begun on
   // An MPI call failed while requests may be active: their buffers must never be freed.
   bool abandoned_ = false;
   std::uint64_t exchange_count_ = 0;

@@ -54,10 +54,11 @@ class memory_manager {
   virtual void select_device(int /*device*/) {}
   // A queue of this kind's device work beside the one every other operation uses (on
   // CUDA: the rank's second stream, a cudaStream_t): it runs after everything issued so
-  // far, and what is issued on it then runs beside the later work of the main queue until
-  // the host joins it. Halo staging uses it (memory/detail/side_queue.hpp). nullptr (the
-  // default): this kind has no second queue; copy_to_host_on copies at once.
-  virtual void* fork_side_queue(int /*device*/) { return nullptr; }
+  // far on `after` (an executor's stream; nullptr: the main queue), and what is issued on
+  // it then runs beside the later work of the main queue until the host joins it. Halo
+  // staging uses it (memory/detail/side_queue.hpp). nullptr (the default): this kind has
+  // no second queue; copy_to_host_on copies at once.
+  virtual void* fork_side_queue(int /*device*/, void* /*after*/) { return nullptr; }
   // A device-to-host copy issued on `queue` (from fork_side_queue, or nullptr): the bytes
   // are at `host_destination` once join_side_queue(queue) returns, not before.
   virtual void copy_to_host_on(void* /*queue*/, int device, void* host_destination,

@@ -84,10 +84,12 @@ class cuda_memory_manager final : public memory_manager {
     int previous = 0;
     const bool known = cudaGetDevice(&previous) == cudaSuccess;
     if (!known || previous != device) cudaSetDevice(device);
-    // Loops on the rank's stream may still read the memory (launches do not wait): they
-    // finish first. Errors at exit (driver unloading) cannot be acted on.
+    // Loops on the rank's stream, and halo staging copies on its second stream, may still
+    // read the memory (launches do not wait): they finish first. Errors at exit (driver
+    // unloading) cannot be acted on.
     try {
       cudaStreamSynchronize(rank_stream(device));
+      if (const cudaStream_t side = existing_side_stream(device)) cudaStreamSynchronize(side);
     } catch (...) {
     }
     cudaFree(pointer);
@@ -134,9 +136,9 @@ class cuda_memory_manager final : public memory_manager {
         destination_device, "cudaMemcpyPeerAsync");
     synchronize_stream(stream, label);
   }
-  void* fork_side_queue(int device) override {
+  void* fork_side_queue(int device, void* after) override {
     device_scope scope(device);
-    return fork_side_stream(device);
+    return fork_side_stream(device, static_cast<cudaStream_t>(after));
   }
   void copy_to_host_on(void* queue, int device, void* destination, const void* source,
                        std::size_t bytes) override {

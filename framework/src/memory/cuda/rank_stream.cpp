@@ -81,11 +81,11 @@ cudaStream_t rank_stream(int device) {
   return stream_in(table.streams, device);
 }
 
-cudaStream_t fork_side_stream(int device) {
+cudaStream_t fork_side_stream(int device, cudaStream_t after) {
   check_device_index(device);
   stream_table& table = the_streams();
   const std::lock_guard lock(table.mutex);
-  const cudaStream_t main = stream_in(table.streams, device);
+  const cudaStream_t main = after != nullptr ? after : stream_in(table.streams, device);
   const cudaStream_t side = stream_in(table.side_streams, device);
   cudaEvent_t& fork = table.fork_events[static_cast<std::size_t>(device)];
   if (fork == nullptr) {
@@ -95,15 +95,22 @@ cudaStream_t fork_side_stream(int device) {
       return status;
     });
   }
-  // The side stream waits for the work issued on the rank's stream so far (the event is
+  // The side stream waits for the work issued on `main` so far (the event is
   // captured at this record: reusing it for the next fork does not disturb this wait).
   if (const cudaError_t status = cudaEventRecord(fork, main); status != cudaSuccess) {
-    stream_failure(status, "cudaEventRecord on the rank's stream");
+    stream_failure(status, "cudaEventRecord on the halo round's stream");
   }
   if (const cudaError_t status = cudaStreamWaitEvent(side, fork, 0); status != cudaSuccess) {
     stream_failure(status, "cudaStreamWaitEvent on the side stream");
   }
   return side;
+}
+
+cudaStream_t existing_side_stream(int device) noexcept {
+  if (device < 0 || device >= max_stream_devices) return nullptr;
+  stream_table& table = the_streams();
+  const std::lock_guard lock(table.mutex);
+  return table.side_streams[static_cast<std::size_t>(device)];
 }
 
 void synchronize_stream(cudaStream_t stream, const exec::loop_label& why) {

@@ -16,11 +16,13 @@ namespace funcmesh::detail {
 cudaStream_t rank_stream(int device);
 
 // The rank's second stream of `device` (non-blocking, kept like the first), made to wait
-// for everything issued on rank_stream(device) so far: halo staging (packing, and the copy
-// of the packed bytes to the host) goes there, so that the loops launched on the rank's
-// stream meanwhile run beside it. The host waits for it (synchronize_stream) before it
-// hands the bytes to MPI. Throws as rank_stream.
-cudaStream_t fork_side_stream(int device);
+// for everything issued so far on `after` (nullptr: rank_stream(device)): the copies of a
+// halo round's packed bytes to the host go there, so that the loops launched on the
+// rank's stream meanwhile run beside them. The host waits for it (synchronize_stream)
+// before it hands the bytes to MPI. Throws as rank_stream.
+cudaStream_t fork_side_stream(int device, cudaStream_t after = nullptr);
+// The second stream of `device` if fork_side_stream made it, else nullptr (never throws).
+cudaStream_t existing_side_stream(int device) noexcept;
 
 // The host waits for `stream`. A failure is a device_error naming `why` and the last loop
 // launched (profile/device_activity.hpp): a kernel's fault surfaces at the next

@@ -12,10 +12,11 @@ namespace funcmesh::detail {
 
 class side_queue {
  public:
-  // Forks the side queue of `space`'s device: it runs after everything issued so far
-  // (memory_manager::fork_side_queue). A space without one (the host; a kind that has
-  // none) gives a queue whose copies are made at once.
-  explicit side_queue(memory_space space);
+  // Forks the side queue of `space`'s device: it runs after everything issued so far on
+  // `after` (an executor's stream; nullptr: the main queue; memory_manager::
+  // fork_side_queue). A space without one (the host; a kind that has none) gives a queue
+  // whose copies are made at once.
+  explicit side_queue(memory_space space, void* after = nullptr);
   // Joins a queue not yet joined (errors cannot be reported here: a failure to join is
   // left for the next synchronisation to find).
   ~side_queue();
