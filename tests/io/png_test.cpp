@@ -106,11 +106,51 @@ TEST(png, partition_picture_uses_the_categorical_palette) {
   fm::io::write_png(file, picture);
   const auto decoded = fm::test::decode_png(file);
   EXPECT_EQ(decoded.width, 300);
-  EXPECT_EQ(decoded.height, 300);  // square domain, no colour bar
+  EXPECT_LT(layout.plot_width, 300 - 2 * layout.margin) << "room for the legend";
+  EXPECT_EQ(layout.plot_height, layout.plot_width);  // square domain
+  // The legend: category 0's swatch first, category 1's below it, down the panel.
+  std::vector<fm::io::rgb> swatches;
+  for (int y = layout.margin; y < decoded.height - layout.margin; ++y) {
+    const fm::io::rgb c = decoded.at(layout.bar_x + layout.bar_width / 2, y);
+    if (c != fm::io::rgb{255, 255, 255} && (swatches.empty() || swatches.back() != c)) {
+      swatches.push_back(c);
+    }
+  }
+  EXPECT_EQ(swatches,
+            (std::vector<fm::io::rgb>{fm::io::category_colour(0), fm::io::category_colour(1)}));
   const auto low = layout.pixel_of(0.5, 0.2), high = layout.pixel_of(0.5, 0.8);
   EXPECT_EQ(decoded.at(int(low[0]), int(low[1])), fm::io::category_colour(0));
   EXPECT_EQ(decoded.at(int(high[0]), int(high[1])), fm::io::category_colour(1));
   EXPECT_NE(fm::io::category_colour(0), fm::io::category_colour(1));
+}
+
+// The demo's two pictures: a field's and the partition's of the same polygons and options
+// have the same size, crop and scale, so the partition can be laid over the field.
+TEST(png, a_partition_picture_frames_its_polygons_as_the_field_picture_does) {
+  const fm::mesh m = fm::box2d_quad(12, 6, {.lengths = {3, 1, 1}});
+  const auto polygons = fm::io::cell_polygons(fm::vtk_piece(m));
+  const std::vector<double> values(static_cast<std::size_t>(polygons.size()), 1.0);
+  std::vector<std::int64_t> part(static_cast<std::size_t>(polygons.size()));
+  for (std::size_t c = 0; c < part.size(); ++c) part[c] = static_cast<std::int64_t>(c % 3);
+  for (const fm::io::png_options& options :
+       {fm::io::png_options{},
+        fm::io::png_options{.width = 500, .window = {{0.5, 2.0, 0.2, 0.9}}}}) {
+    fm::io::picture_layout field_layout, partition_layout;
+    const auto field = fm::io::render_field(polygons, values, options, &field_layout);
+    const auto partition = fm::io::render_categories(polygons, part, options, &partition_layout);
+    EXPECT_EQ(partition.width, field.width);
+    EXPECT_EQ(partition.height, field.height);
+    EXPECT_EQ(partition_layout.plot_width, field_layout.plot_width);
+    EXPECT_EQ(partition_layout.plot_height, field_layout.plot_height);
+    EXPECT_EQ(partition_layout.scale, field_layout.scale);
+    EXPECT_EQ(partition_layout.xmin, field_layout.xmin);
+    EXPECT_EQ(partition_layout.ymax, field_layout.ymax);
+    // A point of the mesh falls on the same pixel, coloured in both.
+    const auto at = field_layout.pixel_of(1.2, 0.55);
+    EXPECT_EQ(partition_layout.pixel_of(1.2, 0.55), at);
+    EXPECT_NE(field.at(int(at[0]), int(at[1])), (fm::io::rgb{255, 255, 255}));
+    EXPECT_NE(partition.at(int(at[0]), int(at[1])), (fm::io::rgb{255, 255, 255}));
+  }
 }
 
 TEST(png, slices_of_3d_meshes_are_drawn) {

@@ -134,6 +134,7 @@ TEST(png_output, field_and_partition_pictures_from_every_rank) {
   }
   fm::write_png(dir / "u.png", dm, u, {.picture = {.width = 500}});
   fm::write_partition_png(dir / "partition.png", dm);
+  fm::write_png(dir / "u_800.png", dm, u);  // the partition picture's options
   fm::dist_function<fm::vec<double, 2>> pair(dm, "pair");
   pair.local_values().write();
   fm::write_png(dir / "component.png", dm, pair, 1);
@@ -145,7 +146,11 @@ TEST(png_output, field_and_partition_pictures_from_every_rank) {
     EXPECT_EQ(picture.width, 500);
     const auto partition = fm::test::decode_png(dir / "partition.png");
     EXPECT_EQ(partition.width, 800);
-    EXPECT_NEAR(partition.height - 32, (800 - 32) / 2, 1);
+    // Framed as the field's picture with the same options, to be laid over it.
+    const auto field = fm::test::decode_png(dir / "u_800.png");
+    EXPECT_EQ(partition.width, field.width);
+    EXPECT_EQ(partition.height, field.height);
+    EXPECT_LT(partition.height - 32, (800 - 32) / 2) << "a 2:1 domain, narrower for the legend";
     // As many palette colours as ranks.
     int seen = 0;
     for (int r = 0; r < world_size(); ++r) {

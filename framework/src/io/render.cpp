@@ -237,11 +237,36 @@ image render_categories(const polygon_set& polygons, std::span<const std::int64_
     throw error("funcmesh::io::render_categories: " + std::to_string(categories.size()) +
                 " categories for " + std::to_string(polygons.size()) + " polygons");
   }
-  frame f = lay_out(polygons, options, false);
+  // The frame of render_field's: a partition picture and a field's picture of the same
+  // polygons and options have the same size, crop and scale, so one can be laid over the
+  // other. Its panel holds a legend instead of the colour bar.
+  frame f = lay_out(polygons, options, true);
+  const picture_layout& l = f.layout;
   image picture(options.width, f.height, white);
-  fill(picture, f.layout, polygons,
+  fill(picture, l, polygons,
        [&](std::int64_t p) { return category_colour(categories[static_cast<std::size_t>(p)]); });
-  if (layout) *layout = f.layout;
+  // The legend: a swatch and the number of each category drawn, top down, as many as fit
+  // (then "..."). A swatch is as high as a label.
+  std::vector<std::int64_t> shown(categories.begin(), categories.end());
+  std::ranges::sort(shown);
+  shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+  const int entry = detail::glyph_height * l.label_scale + 6;
+  const int room = std::max(1, (f.height - 2 * l.margin) / entry);
+  const int text_x = l.bar_x + l.bar_width + 8;
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const int top = l.margin + static_cast<int>(k) * entry;
+    if (static_cast<int>(k) + 1 == room && k + 1 < shown.size()) {
+      detail::draw_text(picture, text_x, top, "...", l.label_scale, black);
+      break;
+    }
+    for (int row = 0; row < entry - 6; ++row) {
+      for (int column = 0; column < l.bar_width; ++column) {
+        picture.set(l.bar_x + column, top + row, category_colour(shown[k]));
+      }
+    }
+    detail::draw_text(picture, text_x, top, std::to_string(shown[k]), l.label_scale, black);
+  }
+  if (layout) *layout = l;
   return picture;
 }
 

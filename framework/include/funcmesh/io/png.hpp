@@ -68,6 +68,9 @@ struct picture_layout {
 // values: one per polygon. Non-finite values are drawn in nan_colour. Background white.
 image render_field(const polygon_set& polygons, std::span<const double> values,
                    const png_options& options = {}, picture_layout* layout = nullptr);
+// Framed as render_field's picture of the same polygons and options (same size, plot area
+// and scale), with a legend of the categories drawn (swatch and number) where the colour
+// bar would be: a partition picture can be laid over a field's.
 image render_categories(const polygon_set& polygons, std::span<const std::int64_t> categories,
                         const png_options& options = {}, picture_layout* layout = nullptr);
 
