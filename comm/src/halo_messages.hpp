@@ -67,8 +67,8 @@ struct halo_message_set {
   std::vector<MPI_Datatype> types;  // committed; live as long as the requests using them
   token holder;                     // keeps every transfer copy in place while a round is in flight
   std::uint64_t last_use = 0;       // for the plan's least-recently-used eviction
-  // A device round's packing and staging copies, issued on the device's side queue by
-  // begin and joined when the messages start. Last: destroyed (joined) before the buffers.
+  // A device round's staging copies, issued on the device's side queue by begin (after
+  // the packing) and joined when the messages start. Last: destroyed (joined) before the buffers.
   std::optional<side_queue> staging;
 
   std::size_t sends() const { return requests.size() / 2; }

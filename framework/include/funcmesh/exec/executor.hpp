@@ -25,13 +25,6 @@ class executor {
   // A cudaStream_t (nullptr: the rank's stream of the device, which every launch and copy
   // of the memory layer uses); unused by the CPU executors.
   void* stream() const { return stream_; }
-  // The same executor, its launches on `stream` (a cudaStream_t; nullptr: the rank's
-  // stream). Only a CUDA executor has streams: the others come back as they are.
-  constexpr executor on_stream(void* stream) const {
-    executor same = *this;
-    if (kind_ == executor_kind::cuda) same.stream_ = stream;
-    return same;
-  }
   // Where the loop's data must be: the host, or the executor's device.
   memory_space space() const;
   // Whether its loops run on a device (CUDA, or the simulated device): its launches,

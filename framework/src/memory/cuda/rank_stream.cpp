@@ -18,7 +18,7 @@ struct stream_table {
   std::mutex mutex;
   std::array<cudaStream_t, max_stream_devices> streams{};
   std::array<cudaStream_t, max_stream_devices> side_streams{};
-  std::array<cudaEvent_t, max_stream_devices> fork_events{};  // recorded on the rank's stream
+  std::array<cudaEvent_t, max_stream_devices> fork_events{};  // recorded on the forked stream
 };
 
 stream_table& the_streams() {

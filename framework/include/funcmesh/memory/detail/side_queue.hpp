@@ -1,7 +1,7 @@
 // side_queue: device work beside the rank's main queue (CUDA: its second stream). Halo
-// staging issues its packing and its copy of the packed bytes to the host there, so that
-// the loops launched after it (a distributed assignment's interior) run beside it; the
-// host joins the queue before it hands the bytes to MPI. Internal to funcmesh.
+// staging issues its copies of the packed bytes to the host there, so that the loops
+// launched after them (a distributed assignment's interior) run beside them; the host
+// joins the queue before it hands the bytes to MPI. Internal to funcmesh.
 #pragma once
 
 #include <cstddef>
@@ -23,8 +23,7 @@ class side_queue {
   side_queue(const side_queue&) = delete;
   side_queue& operator=(const side_queue&) = delete;
 
-  // What loops issued on the queue take as their executor's stream
-  // (executor::on_stream); nullptr where the kind has no second queue.
+  // The kind's handle of the queue (CUDA: a cudaStream_t); nullptr where it has none.
   void* handle() const { return handle_; }
   // Issues a copy of `bytes` device bytes of the queue's space to `host_destination`,
   // there once join() returns. Counted as a copy to the host, with no wait of its own.
