@@ -19,8 +19,6 @@ namespace funcmesh {
 
 namespace {
 
-// One lock for counters and accounting: the simulated device exists for tests, where
-// simplicity beats contention.
 // A copy issued on the side queue, made when the queue is joined: the latest moment a
 // real stream may make it. Code that hands the bytes on before joining reads the poison
 // copy_to_host_on leaves there, and the tests on the simulated device see it.
@@ -37,6 +35,8 @@ struct device_state {
   std::vector<pending_copy> side_queue;
 };
 
+// One lock for counters and accounting: the simulated device exists for tests, where
+// simplicity beats contention.
 struct simulated_state {
   std::mutex mutex;
   std::array<device_state, simulated_devices> devices;

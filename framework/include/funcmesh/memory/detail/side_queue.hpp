@@ -23,19 +23,16 @@ class side_queue {
   side_queue(const side_queue&) = delete;
   side_queue& operator=(const side_queue&) = delete;
 
-  // The kind's handle of the queue (CUDA: a cudaStream_t); nullptr where it has none.
-  void* handle() const { return handle_; }
   // Issues a copy of `bytes` device bytes of the queue's space to `host_destination`,
   // there once join() returns. Counted as a copy to the host, with no wait of its own.
   void copy_to_host(void* host_destination, const void* source, std::size_t bytes);
   // The host waits for everything issued on the queue (one synchronisation, counted).
   // Throws device_error naming `why`. Later calls do nothing.
   void join(const char* why);
-  bool joined() const { return joined_; }
 
  private:
   memory_space space_;
-  void* handle_ = nullptr;
+  void* handle_ = nullptr;  // the kind's (CUDA: a cudaStream_t); nullptr where it has none
   bool joined_ = false;
 };
 
