@@ -4,8 +4,10 @@
 // gives them (format_version, mesh_fingerprint, global_cells, step, time, dt, scheme,
 // writer_ranks, fields, field_types); a name not given is a missing attribute, a value
 // that does not parse is an unreadable one. "run.fingerprint=N", "run.cells=N" and
-// "run.field=NAME TYPE" (repeatable) say what the run expects. A funcmesh::error is the
-// expected refusal; a crash, another exception or an accepted mismatch is a finding.
+// "run.field=NAME TYPE" (repeatable) say what the run expects. "block_rows=0,5,9" is a
+// format-2 block table, checked against writer_ranks and global_cells as restart checks
+// it. A funcmesh::error is the expected refusal; a crash, another exception or an
+// accepted mismatch is a finding.
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
@@ -28,6 +30,7 @@ using funcmesh::detail::attribute_source;
 const std::string who = "funcmesh::restart";
 const std::string file = "fuzz.h5";
 constexpr std::int64_t format_version = funcmesh::detail::checkpoint_format_version;
+constexpr std::int64_t oldest_format = funcmesh::detail::oldest_checkpoint_format;
 
 template <class T>
 bool parse(std::string_view text, T& value) {
@@ -119,7 +122,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const auto header = funcmesh::detail::check_attributes(attributes, run, who, file);
     // Accepted: the file must be this format and mesh, and list exactly the run's fields.
-    if (attributes.integer("format_version") != format_version) broken("of another format");
+    const std::int64_t version = attributes.integer("format_version");
+    if (version < oldest_format || version > format_version) broken("of another format");
+    if (header.format_version != version) broken("the header's version differs");
     if (static_cast<std::uint64_t>(attributes.integer("mesh_fingerprint")) !=
         run.mesh_fingerprint) {
       broken("of another mesh");
@@ -137,6 +142,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (header.step != attributes.integer("step") || header.scheme != attributes.text("scheme")) {
       broken("the header differs from the attributes");
+    }
+    if (version == 2 && values.contains("block_rows")) {
+      std::vector<std::int64_t> rows;
+      for (const auto& part : comma_list(values["block_rows"])) {
+        std::int64_t row = 0;
+        if (!parse(std::string_view(part), row)) throw funcmesh::error("unreadable block_rows");
+        rows.push_back(row);
+      }
+      const std::int64_t writers = attributes.integer("writer_ranks");
+      funcmesh::detail::check_block_rows(rows, writers, run.global_cells, who, file);
+      // Accepted: one entry per writer and one more, from 0 to the run's cells, rising.
+      if (writers < 1 || rows.size() != static_cast<std::size_t>(writers) + 1) {
+        broken("its block table has the wrong length");
+      }
+      if (rows.front() != 0 || rows.back() != run.global_cells) broken("its blocks miss rows");
+      if (!std::ranges::is_sorted(rows)) broken("its block table decreases");
     }
   } catch (const funcmesh::error&) {
     // The refusal restart reports (with the file and the reason).

@@ -1,8 +1,10 @@
 // Checkpoint benchmark: write and read bandwidth of a 4-field checkpoint (3 scalar fields
 // and one vec<double, 3>: 48 bytes per cell) of a 2M-cell mesh, against a raw write of the
 // same bytes to the same folder (each rank pwrites its share of one file, then fsyncs it,
-// as the checkpoint is fsync'ed) and a raw read. Variants interleaved, medians; last line
-// checkpoint_write_fraction = checkpoint write bandwidth / raw write bandwidth.
+// as the checkpoint is fsync'ed) and a raw read; and the time a loop of steps stands still
+// for an asynchronous checkpoint, against a blocking one. Variants interleaved, medians;
+// the last lines are the fractions (checkpoint_write_fraction, checkpoint_read_fraction,
+// checkpoint_stall_fraction).
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include <funcmesh/app.hpp>
 #include <funcmesh/checkpoint/checkpoint.hpp>
 #include <funcmesh/comm/app_run.hpp>
+#include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/dist_function.hpp>
 #include <funcmesh/comm/distribute.hpp>
 #include <funcmesh/comm/environment.hpp>
@@ -35,6 +38,7 @@ namespace {
 struct settings {
   long long cells = 2000000;
   int repeat = 5;
+  int steps = 8;
   std::string dir = std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp";
 };
 
@@ -86,6 +90,10 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1LL, 1LL << 40));
     args.option("repeat", s.repeat, "interleaved rounds; medians are reported")
         ->check(CLI::Range(1, 1000));
+    args.option("steps", s.steps,
+                "steps of the stand-in time loop after each asynchronous checkpoint (each "
+                "reads and writes the 4 fields once)")
+        ->check(CLI::Range(1, 100000));
     args.option("dir", s.dir,
                 "scratch folder on the disk to measure ($TMPDIR or /tmp); a subfolder is "
                 "made and removed");
@@ -109,9 +117,11 @@ int main(int argc, char** argv) {
         wq[k] = {{g, -g, 0.5 * g}};
       }
     }
-    const fs::path dir =
-        fs::path(s.dir) / ("funcmesh_checkpoint_bench_" + std::to_string(::getppid()));
-    const fs::path raw = dir / "raw.bin";
+    // Rank 0's name for the scratch folder, on every rank (the launcher's pid differs
+    // between hosts: each has its own daemon).
+    const fs::path dir = fm::mpi::communicator(world).broadcast(
+        (fs::path(s.dir) / ("funcmesh_checkpoint_bench_" + std::to_string(::getppid()))).string());
+    const fs::path raw = dir / "raw.bin", fresh = dir / "fresh.bin";
     if (rank == 0) {
       fs::remove_all(dir);
       fs::create_directories(dir);
@@ -125,12 +135,28 @@ int main(int argc, char** argv) {
     std::vector<char> share(static_cast<std::size_t>(mine) * 6 * sizeof(double), 'x');
     const off_t offset = static_cast<off_t>(before) * 6 * sizeof(double);
 
-    fm::checkpoint_writer writer(layout, dir, {.keep = 1, .scheme = "bench"});
+    // The stand-in for a time loop's step: every field read and written once.
+    auto step_once = [&] {
+      auto wa = a.write();
+      auto wb = b.write();
+      auto wc = c.write();
+      auto wq = q.write();
+      for (fm::index_t k = 0; k < layout.owned_count(); ++k) {
+        wa[k] = 0.5 * wa[k] + 0.25 * wb[k];
+        wb[k] = 0.5 * wb[k] + 0.25 * wc[k];
+        wc[k] = 0.5 * wc[k] + 0.25 * wa[k];
+        wq[k][0] = 0.5 * wq[k][0] + 0.25 * wq[k][1];
+      }
+    };
+    fm::checkpoint_writer blocking(layout, dir / "blocking",
+                                   {.keep = 1, .scheme = "bench", .asynchronous = false});
+    fm::checkpoint_writer background(layout, dir / "asynchronous", {.keep = 1, .scheme = "bench"});
     std::int64_t step = 0;
     fs::path last;
+    double in_write = 0;  // seconds the asynchronous loop spent inside write()
     const std::vector<double> t =
         bench::interleaved(world, s.repeat, 1,
-                           {[&] { last = writer.write({.step = ++step}, a, b, c, q); },
+                           {[&] { last = blocking.write({.step = ++step}, a, b, c, q); },
                             [&] {
                               if (rank == 0) drop_cached(last);
                               MPI_Barrier(world);
@@ -141,7 +167,27 @@ int main(int argc, char** argv) {
                               drop_cached(raw);
                               MPI_Barrier(world);
                               raw_io(raw, false, share, offset);
+                            },
+                            [&] {
+                              // As in a time loop: this write completes the last one
+                              // (its name; the deletion of the one before goes to a
+                              // thread), then starts its own.
+                              const double start = bench::now();
+                              background.write({.step = ++step}, a, b, c, q);
+                              in_write += bench::now() - start;
+                              for (int k = 0; k < s.steps; ++k) step_once();
+                            },
+                            [&] {
+                              for (int k = 0; k < s.steps; ++k) step_once();
+                            },
+                            [&] {
+                              // As a checkpoint must: a new file (the last one deleted).
+                              if (rank == 0) fs::remove(fresh);
+                              MPI_Barrier(world);
+                              raw_io(fresh, true, share, offset);
                             }});
+    background.wait();
+    in_write = bench::max_over(world, in_write) / s.repeat;
     if (rank == 0) {
       fs::remove_all(dir);
       const double gb = bytes / 1e9;
@@ -149,12 +195,22 @@ int main(int argc, char** argv) {
           "checkpoint benchmark: %d rank(s), box2d_quad(%lld, %lld) = %lld cells, 4 fields\n"
           "(3 x f64, 1 x f64x3: %.1f MB), %s, medians of %d interleaved rounds\n",
           size, (long long)side, (long long)side, global, bytes / 1e6, dir.c_str(), s.repeat);
-      std::printf("  checkpoint write  %8.3f s  %7.3f GB/s\n", t[0], gb / t[0]);
+      std::printf("  checkpoint write  %8.3f s  %7.3f GB/s  (blocking: fsync'ed and named)\n", t[0],
+                  gb / t[0]);
       std::printf("  checkpoint read   %8.3f s  %7.3f GB/s\n", t[1], gb / t[1]);
       std::printf("  raw write+fsync   %8.3f s  %7.3f GB/s\n", t[2], gb / t[2]);
+      std::printf("  raw write+fsync   %8.3f s  %7.3f GB/s  (into a new file each time)\n", t[6],
+                  gb / t[6]);
       std::printf("  raw read          %8.3f s  %7.3f GB/s\n", t[3], gb / t[3]);
-      std::printf("checkpoint_read_fraction_%d_ranks %.3f\n", size, t[3] / t[1]);
+      std::printf("  %d steps          %8.3f s  (the stand-in time loop alone)\n", s.steps, t[5]);
+      std::printf(
+          "  %d steps + async  %8.3f s  (an asynchronous checkpoint's write(), which completes "
+          "the last one, then the steps; %.3f s of it inside write(), a mean)\n",
+          s.steps, t[4], in_write);
+      std::printf("checkpoint_write_fraction_new_file %.3f\n", t[6] / t[0]);
       std::printf("checkpoint_write_fraction %.3f\n", t[2] / t[0]);
+      std::printf("checkpoint_read_fraction %.3f\n", t[3] / t[1]);
+      std::printf("checkpoint_stall_fraction %.3f\n", std::max(0.0, t[4] - t[5]) / t[0]);
     }
     return 0;
   });

@@ -28,20 +28,22 @@ checkpoint_header check_attributes(const attribute_source& attributes,
                                    const checkpoint_expectation& run, const std::string& who,
                                    const std::filesystem::path& file) {
   const std::int64_t version = attributes.integer("format_version");
-  if (version != run.format_version) {
+  if (version < oldest_checkpoint_format || version > run.format_version) {
     throw error(who + ": " + file.string() + ": format version " + std::to_string(version) +
-                ", this funcmesh reads " + std::to_string(run.format_version));
+                ", this funcmesh reads versions " + std::to_string(oldest_checkpoint_format) +
+                " to " + std::to_string(run.format_version) +
+                (version > run.format_version ? " (written by a newer funcmesh)" : ""));
   }
   const auto stored = static_cast<std::uint64_t>(attributes.integer("mesh_fingerprint"));
-  if (stored != run.mesh_fingerprint) {
-    throw error(who + ": " + file.string() +
-                ": written for another mesh (its fingerprint differs from this mesh's; " +
-                std::to_string(attributes.integer("global_cells")) + " cells there, " +
-                std::to_string(run.global_cells) + " here)");
+  const std::int64_t cells = attributes.integer("global_cells");
+  if (run.fingerprint_later ? cells != run.global_cells : stored != run.mesh_fingerprint) {
+    another_mesh(cells, run.global_cells, who, file);
   }
   const std::vector<std::string> names = split(attributes.text("fields"));
   const std::vector<std::string> types = split(attributes.text("field_types"));
   checkpoint_header header;
+  header.format_version = version;
+  header.mesh_fingerprint = stored;
   header.step = attributes.integer("step");
   header.t = attributes.real("time");
   header.dt = attributes.real("dt");
@@ -71,6 +73,32 @@ checkpoint_header check_attributes(const attribute_source& attributes,
                 wanted);
   }
   return header;
+}
+
+void another_mesh(std::int64_t file_cells, std::int64_t run_cells, const std::string& who,
+                  const std::filesystem::path& file) {
+  throw error(who + ": " + file.string() +
+              ": written for another mesh (its fingerprint differs from this mesh's; " +
+              std::to_string(file_cells) + " cells there, " + std::to_string(run_cells) + " here)");
+}
+
+void check_block_rows(const std::vector<std::int64_t>& rows, std::int64_t writer_ranks,
+                      std::int64_t global_cells, const std::string& who,
+                      const std::filesystem::path& file) {
+  const std::string where = who + ": " + file.string() + ": ";
+  if (writer_ranks < 1 || rows.size() != static_cast<std::size_t>(writer_ranks) + 1) {
+    throw error(where + "the block table has " + std::to_string(rows.size()) + " entries for " +
+                std::to_string(writer_ranks) + " writer ranks (expected " + "writer_ranks + 1)");
+  }
+  if (rows.front() != 0 || rows.back() != global_cells) {
+    throw error(where + "the block table spans rows " + std::to_string(rows.front()) + " to " +
+                std::to_string(rows.back()) + ", not 0 to " + std::to_string(global_cells));
+  }
+  for (std::size_t b = 0; b + 1 < rows.size(); ++b) {
+    if (rows[b + 1] < rows[b]) {
+      throw error(where + "the block table decreases at block " + std::to_string(b));
+    }
+  }
 }
 
 }  // namespace funcmesh::detail

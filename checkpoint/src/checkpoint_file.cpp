@@ -36,6 +36,13 @@ hdf5_handle open_parallel(const std::filesystem::path& file, MPI_Comm comm,
   return {id, H5Fclose};
 }
 
+hdf5_handle open_serial(const std::filesystem::path& file, const std::string& who) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const hid_t id = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw error(who + ": " + file.string() + ": not an HDF5 file HDF5 can open");
+  return {id, H5Fclose};
+}
+
 namespace {
 template <class T>
 void write_scalar(hid_t file, const char* name, hid_t type, const T& value, const std::string& who,

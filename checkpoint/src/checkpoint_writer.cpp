@@ -1,5 +1,6 @@
-// checkpoint_writer: one collective HDF5 file per checkpoint, written to NAME.h5.tmp,
-// closed, fsync'ed and renamed by rank 0 once every rank has finished, then the oldest
+// checkpoint_writer: one HDF5 file per checkpoint (format 2, block_file.hpp), written to
+// NAME.h5.tmp (rank 0 lays it out, every rank pwrites its block and fsyncs, on a thread
+// when asynchronous), renamed by rank 0 once every rank has finished, then the oldest
 // beyond `keep` deleted. Every failure is agreed, so every rank throws together.
 #include <funcmesh/checkpoint/checkpoint_writer.hpp>
 
@@ -13,13 +14,16 @@
 #include <exception>
 #include <set>
 #include <system_error>
+#include <thread>
 
 #include <funcmesh/checkpoint/mesh_fingerprint.hpp>
 #include <funcmesh/comm/communicator.hpp>
+#include <funcmesh/comm/detail/raw_vector.hpp>
+#include <funcmesh/comm/mpi_error.hpp>
 
+#include "block_checksum.hpp"
+#include "block_file.hpp"
 #include "checkpoint_files.hpp"
-#include "hdf5_file.hpp"
-#include "row_buffer.hpp"
 
 namespace funcmesh {
 
@@ -35,6 +39,11 @@ void check_fields(const std::vector<detail::checkpoint_field>& fields) {
     if (f.name.empty() || f.name.find_first_of("/,") != std::string::npos || f.name[0] == '.') {
       throw agreed_error(std::string(who) + ": field name '" + f.name +
                          "' cannot name a dataset (give every field a name without '/' or ',')");
+    }
+    if (f.name == "global_id" || f.name == "block_rows" || f.name == "block_checksums") {
+      throw agreed_error(std::string(who) + ": field name '" + f.name +
+                         "' is taken by the checkpoint's own datasets (global_id, block_rows, "
+                         "block_checksums): give the field another name");
     }
     if (!names.insert(f.name).second) {
       throw agreed_error(std::string(who) + ": two fields named '" + f.name + "'");
@@ -53,117 +62,36 @@ void sync_path(const std::filesystem::path& path) {
   ::close(fd);
 }
 
-// Runs one collective stage of the file's writing on every rank, then agrees: a rank whose
-// HDF5 call failed (a full disk shows on the rank that flushes metadata, not on all) must
-// not leave the others waiting in the next collective call; all close the file together.
-template <class Stage>
-void agreed_stage(const mpi::communicator& comm, Stage&& stage) {
-  std::exception_ptr failure;
-  try {
-    stage();
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  mpi::agree(comm, failure);
-}
-
-void write_attributes(hid_t root, const distributed_layout& layout,
-                      const std::filesystem::path& file, const time::step_info& step,
-                      const checkpoint_options& options, std::uint64_t fingerprint,
-                      const std::vector<detail::checkpoint_field>& fields) {
-  using namespace detail;
-  write_attribute(root, "format_version", std::int64_t{checkpoint_format_version}, who, file);
-  write_attribute(root, "mesh_fingerprint", static_cast<std::int64_t>(fingerprint), who, file);
-  write_attribute(root, "global_cells", static_cast<std::int64_t>(layout.global_cells()), who,
-                  file);
-  write_attribute(root, "step", static_cast<std::int64_t>(step.step), who, file);
-  write_attribute(root, "time", step.t, who, file);
-  write_attribute(root, "dt", step.dt, who, file);
-  write_attribute(root, "scheme", options.scheme, who, file);
-  write_attribute(root, "writer_ranks", static_cast<std::int64_t>(layout.size()), who, file);
-  std::string names, types;
-  for (const auto& f : fields) {
-    if (!names.empty()) {
-      names += ',';
-      types += ',';
-    }
-    names += f.name;
-    types += field_type(f.components);
-  }
-  write_attribute(root, "fields", names, who, file);
-  write_attribute(root, "field_types", types, who, file);
-}
-
-// One field as a chunked, checksummed (cells x components) dataset in global id order.
-void write_dataset(hid_t root, const distributed_layout& layout, const detail::owned_rows& rows,
-                   const std::filesystem::path& file, const detail::checkpoint_field& f) {
-  using namespace detail;
-  const auto global = static_cast<hsize_t>(layout.global_cells());
-  const int rank = f.components == 1 ? 1 : 2;
-  const hsize_t dims[2] = {global, static_cast<hsize_t>(f.components)};
-  const hdf5_handle space(
-      checked(H5Screate_simple(rank, dims, nullptr), who, file, "H5Screate_simple"), H5Sclose);
-  // Chunks of about 1 MiB: the checksum filter works per chunk.
-  const hsize_t rows_per_chunk = std::clamp<hsize_t>(
-      (hsize_t{1} << 17) / static_cast<hsize_t>(f.components), 1, std::max<hsize_t>(global, 1));
-  const hsize_t chunk[2] = {rows_per_chunk, static_cast<hsize_t>(f.components)};
-  const hdf5_handle create(checked(H5Pcreate(H5P_DATASET_CREATE), who, file, "H5Pcreate"),
-                           H5Pclose);
-  checked(H5Pset_chunk(create.get(), rank, chunk), who, file, "H5Pset_chunk");
-  checked(H5Pset_fletcher32(create.get()), who, file, "H5Pset_fletcher32");
-  // Parallel HDF5 allocates every chunk when the dataset is created; with a fill value it
-  // would also write (and checksum) every chunk full of zeros first, doubling the bytes
-  // written. Every row is written just after.
-  checked(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), who, file, "H5Pset_fill_time");
-  const hdf5_handle dataset(checked(H5Dcreate2(root, f.name.c_str(), H5T_NATIVE_DOUBLE, space.get(),
-                                               H5P_DEFAULT, create.get(), H5P_DEFAULT),
-                                    who, file, "H5Dcreate2"),
-                            H5Dclose);
-  // This rank's rows, in ascending global id.
-  row_buffer buffer(rows, f.components, space.get(), who, file);
-  const auto width = static_cast<std::size_t>(f.components);
-  buffer.for_each_row([&](std::size_t k, double* row) {
-    std::copy_n(f.read + static_cast<std::size_t>(rows.cells[k]) * width, width, row);
-  });
-  const hdf5_handle transfer = collective_transfer(who, file);
-  checked(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, buffer.memory_space(), buffer.file_space(),
-                   transfer.get(), buffer.data()),
-          who, file, ("H5Dwrite of '" + f.name + "'").c_str());
-}
-
-// The file's size: the data, one checksum per chunk, and generous room for the metadata.
-off_t reserved_bytes(const distributed_layout& layout,
+// The file's size: the rows, the block table, the datasets' alignment, and generous room
+// for the metadata.
+off_t reserved_bytes(std::int64_t global_cells, std::size_t blocks,
                      const std::vector<detail::checkpoint_field>& fields) {
-  off_t bytes = off_t{1} << 20;
+  off_t bytes = (off_t{1} << 20) + static_cast<off_t>(global_cells) * 8 + 4096;
   for (const auto& f : fields) {
-    bytes += static_cast<off_t>(layout.global_cells()) * f.components * 8 + (off_t{1} << 14);
+    bytes += static_cast<off_t>(global_cells) * f.components * 8 + 4096;
   }
-  return bytes;
+  return bytes + static_cast<off_t>(blocks * (fields.size() + 2) * 8);
 }
 
-// Rank 0 reserves the file's size on the disk before HDF5 opens it. HDF5 1.10's collective
-// calls are not fault-tolerant: a write that fails on the rank that writes metadata (a
-// full disk, a file size limit) leaves the other ranks waiting inside HDF5. A disk that
-// cannot hold the checkpoint is found here instead, by every rank together. `created`:
-// HDF5 has created (and truncated) the file; the blocks are allocated again without
-// changing its size (FALLOC_FL_KEEP_SIZE), so that HDF5's own writes cannot run out of
-// space. Before, the size is reserved as the file's length, which a file size limit
-// (ulimit -f) also refuses.
-void reserve_space(const distributed_layout& layout, const std::filesystem::path& file,
-                   const std::vector<detail::checkpoint_field>& fields, bool created) {
-  const mpi::communicator comm(layout.comm());
+// Rank 0 reserves the file's size on the disk before HDF5 creates it, so that a disk that
+// cannot hold the checkpoint (or a file size limit, ulimit -f) is found here by every rank
+// together, before any rank writes. `created`: HDF5 has laid the file out (its create
+// truncated the first reservation); the blocks up to the end of its last dataset, `bytes`,
+// are allocated again, so that no rank's write of its rows can run out of space and no
+// reserved block is left past the end.
+void reserve_space(const mpi::communicator& comm, const std::filesystem::path& file, off_t bytes,
+                   bool created) {
   std::string failure;
   if (comm.rank() == 0) {
-    const off_t bytes = reserved_bytes(layout, fields);
     const int fd = created ? ::open(file.c_str(), O_WRONLY)
                            : ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int code = fd < 0 ? errno : 0;
     if (fd >= 0) {
       if (!created) {
         code = ::posix_fallocate(fd, 0, bytes);
-      } else if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, bytes) != 0) {
-        // A file system without fallocate: posix_fallocate emulated the first reservation.
-        code = errno == EOPNOTSUPP ? 0 : errno;
+      } else if (::fallocate(fd, 0, 0, bytes) != 0) {
+        // A file system without fallocate: glibc's emulation (a write per block) reserves.
+        code = errno == EOPNOTSUPP ? ::posix_fallocate(fd, 0, bytes) : errno;
       }
       ::close(fd);
     }
@@ -179,66 +107,95 @@ void reserve_space(const distributed_layout& layout, const std::filesystem::path
   mpi::agree(comm, failure);
 }
 
-void write_file(const distributed_layout& layout, const detail::owned_rows& rows,
-                const std::filesystem::path& file, const time::step_info& step,
-                const checkpoint_options& options, std::uint64_t fingerprint,
-                const std::vector<detail::checkpoint_field>& fields) {
-  const mpi::communicator comm(layout.comm());
-  detail::hdf5_handle h5;
-  agreed_stage(comm, [&] { h5 = detail::create_parallel(file, layout.comm(), who); });
-  reserve_space(layout, file, fields, true);
-  const hid_t root = h5.get();
-  agreed_stage(comm,
-               [&] { write_attributes(root, layout, file, step, options, fingerprint, fields); });
-  for (const auto& f : fields) {
-    agreed_stage(comm, [&] { write_dataset(root, layout, rows, file, f); });
-  }
-  agreed_stage(comm,
-               [&] { detail::checked(H5Fflush(root, H5F_SCOPE_GLOBAL), who, file, "H5Fflush"); });
-  h5.reset();
-}
-
 }  // namespace
 
-checkpoint_writer::checkpoint_writer(const distributed_layout& layout, std::filesystem::path dir,
-                                     checkpoint_options options)
-    : layout_(layout), dir_(std::move(dir)), options_(std::move(options)) {
-  const mpi::communicator comm(layout_.comm());
+namespace detail {
+
+// Everything a writer keeps: what the layout fixes (its block), the staging buffer, and
+// the checkpoint in flight.
+struct checkpoint_writer_state {
+  distributed_layout layout;
+  std::filesystem::path dir;
+  checkpoint_options options;
+  std::uint64_t fingerprint = 0;
+  std::vector<std::int64_t> ids;         // the owned cells' global ids, in local order
+  std::uint64_t ids_checksum = 0;        // checksum_of(ids)
+  std::vector<std::int64_t> block_rows;  // every rank's first row, and the total
+  std::vector<setup_detail::raw_vector<double>> staging;
+  // In flight: the thread writing (asynchronous), what failed on this rank, the files.
+  std::thread thread;
   std::string failure;
-  if (options_.keep < 1) {
-    failure = "funcmesh::checkpoint_writer: keep " + std::to_string(options_.keep) +
-              " (keep at least the newest checkpoint)";
-  } else if (comm.rank() == 0) {
+  std::filesystem::path temporary, file;
+  bool in_flight = false;
+  std::filesystem::path completed;  // the last checkpoint named
+  // Rank 0's deletion of the checkpoints beyond `keep` after the last one completed: on a
+  // thread, since freeing a large file's blocks and cached pages takes as long as writing
+  // a good part of it (started after the next file is laid out: the two contend for the
+  // file system's locks); joined at the next completion or wait.
+  std::thread pruning;
+  std::string pruning_failure;
+  bool pruning_pending = false;  // on every rank alike: a completion asked for a deletion
+
+  checkpoint_writer_state(const distributed_layout& l, std::filesystem::path d,
+                          checkpoint_options o)
+      : layout(l), dir(std::move(d)), options(std::move(o)) {}
+
+  std::filesystem::path complete(bool prune_now = true);
+  void prune();
+  void start_pruning();
+  void join_pruning();
+};
+
+// Rank 0: deletes the checkpoints beyond `keep`, newest first kept.
+void checkpoint_writer_state::prune() {
+  std::vector<std::filesystem::path> all = checkpoints_in(dir);
+  for (std::size_t k = static_cast<std::size_t>(options.keep); k < all.size(); ++k) {
     std::error_code code;
-    std::filesystem::create_directories(dir_, code);
-    if (code || !std::filesystem::is_directory(dir_)) {
-      failure = "funcmesh::checkpoint_writer: cannot create the checkpoint directory " +
-                dir_.string() + (code ? ": " + code.message() : "");
+    if (!std::filesystem::remove(all[k], code) && code && pruning_failure.empty()) {
+      pruning_failure = std::string(who) + ": cannot delete the old checkpoint " + all[k].string() +
+                        ": " + code.message();
     }
   }
-  mpi::agree(comm, failure);
-  fingerprint_ = mesh_fingerprint(layout_);
-  rows_ = std::make_shared<const detail::owned_rows>(detail::owned_rows_of(layout_));
 }
 
-std::filesystem::path checkpoint_writer::write_records(
-    const time::step_info& step, const std::vector<detail::checkpoint_field>& fields) {
-  check_fields(fields);
-  const mpi::communicator comm(layout_.comm());
-  const std::filesystem::path file = dir_ / detail::checkpoint_name(step.step);
-  std::filesystem::path temporary = file;
-  temporary += ".tmp";
-  std::exception_ptr failure;
-  reserve_space(layout_, temporary, fields, false);
+void checkpoint_writer_state::start_pruning() {
+  if (!pruning_pending || layout.rank() != 0 || pruning.joinable()) return;
   try {
-    write_file(layout_, *rows_, temporary, step, options_, fingerprint_, fields);
-  } catch (...) {
-    failure = std::current_exception();
+    pruning = std::thread([this] {
+      try {
+        prune();
+      } catch (const std::exception& e) {  // a directory that cannot be listed, memory
+        pruning_failure = std::string(who) + ": deleting old checkpoints: " + e.what();
+      }
+    });
+  } catch (const std::system_error&) {
+    prune();  // no thread to be had: now
   }
-  // Every rank has closed the file, or some failed: then no rank goes on, and the partial
-  // file goes.
+}
+
+// Collective: the deletion the last completion asked for is done (its failure agreed).
+void checkpoint_writer_state::join_pruning() {
+  if (!pruning_pending) return;
+  if (layout.rank() == 0) {
+    if (pruning.joinable()) {
+      pruning.join();
+    } else {
+      prune();  // never started (the write after the completion failed first)
+    }
+  }
+  pruning_pending = false;
+  mpi::agree(mpi::communicator(layout.comm()), std::exchange(pruning_failure, {}));
+}
+
+// Collective: joins the writing, agrees, and names the file (or deletes it everywhere);
+// then the deletion of the oldest, on a thread now or at start_pruning.
+std::filesystem::path checkpoint_writer_state::complete(bool prune_now) {
+  if (thread.joinable()) thread.join();
+  in_flight = false;
+  const mpi::communicator comm(layout.comm());
+  const std::string local = std::exchange(failure, {});
   try {
-    mpi::agree(comm, failure);
+    mpi::agree(comm, local);
   } catch (...) {
     std::error_code ignored;
     if (comm.rank() == 0) std::filesystem::remove(temporary, ignored);
@@ -246,34 +203,209 @@ std::filesystem::path checkpoint_writer::write_records(
   }
   std::string finishing;
   if (comm.rank() == 0) {
+    bool named = false;
     try {
-      // The reservation's blocks past the end HDF5 wrote go back (a truncation to the
-      // file's own size frees them).
-      std::filesystem::resize_file(temporary, std::filesystem::file_size(temporary));
-      sync_path(temporary);
+      // Every rank fsync'ed the file after its rows, rank 0 after the metadata it wrote
+      // before them: only the name is left to make durable.
       std::filesystem::rename(temporary, file);
-      sync_path(dir_);
+      named = true;
+      sync_path(dir);
     } catch (const std::exception& e) {
       std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);  // never taken for a checkpoint
+      std::filesystem::remove(named ? file : temporary, ignored);  // not a checkpoint then
       finishing = e.what();
     }
   }
   mpi::agree(comm, finishing);
-  // Only now, with the new one complete: the oldest beyond `keep`.
-  std::string pruning;
-  if (comm.rank() == 0) {
-    std::vector<std::filesystem::path> all = detail::checkpoints_in(dir_);
-    for (std::size_t k = static_cast<std::size_t>(options_.keep); k < all.size(); ++k) {
-      std::error_code code;
-      if (!std::filesystem::remove(all[k], code) && code) {
-        pruning = std::string(who) + ": cannot delete the old checkpoint " + all[k].string() +
-                  ": " + code.message();
+  completed = file;
+  // The deletion the completion before asked for (long done, usually): its failure is
+  // reported now, with this checkpoint named.
+  join_pruning();
+  // Only now, with the new one complete and named: the oldest beyond `keep`.
+  pruning_pending = true;
+  if (prune_now) start_pruning();
+  return file;
+}
+
+}  // namespace detail
+
+checkpoint_writer::checkpoint_writer(const distributed_layout& layout, std::filesystem::path dir,
+                                     checkpoint_options options)
+    : state_(std::make_unique<detail::checkpoint_writer_state>(layout, std::move(dir),
+                                                               std::move(options))) {
+  auto& s = *state_;
+  const mpi::communicator comm(layout.comm());
+  std::string failure;
+  if (s.options.keep < 1) {
+    failure = "funcmesh::checkpoint_writer: keep " + std::to_string(s.options.keep) +
+              " (keep at least the newest checkpoint)";
+  } else if (comm.rank() == 0) {
+    std::error_code code;
+    std::filesystem::create_directories(s.dir, code);
+    if (code || !std::filesystem::is_directory(s.dir)) {
+      failure = "funcmesh::checkpoint_writer: cannot create the checkpoint directory " +
+                s.dir.string() + (code ? ": " + code.message() : "");
+    }
+    // A run stopped while writing left its .tmp (never taken for a checkpoint).
+    for (const auto& entry : std::filesystem::directory_iterator(s.dir, code)) {
+      const std::string name = entry.path().filename().string();
+      if (name.starts_with("checkpoint_") && name.ends_with(".h5.tmp")) {
+        std::error_code ignored;
+        std::filesystem::remove(entry.path(), ignored);
       }
     }
   }
-  mpi::agree(comm, pruning);
+  mpi::agree(comm, failure);
+  s.fingerprint = mesh_fingerprint(layout);
+  const auto owned = static_cast<std::size_t>(layout.owned_count());
+  s.ids.assign(layout.mesh().global_cell.begin(),
+               layout.mesh().global_cell.begin() + static_cast<std::ptrdiff_t>(owned));
+  s.ids_checksum = detail::checksum_of(s.ids.data(), owned * sizeof(std::int64_t));
+  std::int64_t mine = layout.owned_count();
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(comm.size()));
+  check_mpi(MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, layout.comm()),
+            "MPI_Allgather (checkpoint blocks)", layout.comm());
+  s.block_rows.assign(1, 0);
+  for (const std::int64_t n : counts) s.block_rows.push_back(s.block_rows.back() + n);
+}
+
+checkpoint_writer::checkpoint_writer(checkpoint_writer&&) noexcept = default;
+
+checkpoint_writer::~checkpoint_writer() {
+  if (!state_ || !(state_->in_flight || state_->pruning_pending)) return;
+  if (std::uncaught_exceptions() > 0) {
+    if (state_->thread.joinable()) state_->thread.join();
+    if (state_->pruning.joinable()) state_->pruning.join();
+    return;
+  }
+  try {
+    wait();
+  } catch (const std::exception& e) {
+    if (state_->layout.rank() == 0) std::fprintf(stderr, "%s\n", e.what());
+  }
+  if (state_->thread.joinable()) state_->thread.join();
+  if (state_->pruning.joinable()) state_->pruning.join();
+}
+
+std::filesystem::path checkpoint_writer::wait() {
+  std::filesystem::path file;
+  if (state_->in_flight) file = state_->complete();
+  state_->join_pruning();
   return file;
+}
+
+bool checkpoint_writer::in_flight() const { return state_->in_flight; }
+const std::filesystem::path& checkpoint_writer::completed() const { return state_->completed; }
+const std::filesystem::path& checkpoint_writer::directory() const { return state_->dir; }
+std::uint64_t checkpoint_writer::fingerprint() const { return state_->fingerprint; }
+std::size_t checkpoint_writer::staging_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& buffer : state_->staging) bytes += buffer.size() * sizeof(double);
+  return bytes;
+}
+
+std::filesystem::path checkpoint_writer::write_records(
+    const time::step_info& step, const std::vector<detail::checkpoint_field>& fields) {
+  check_fields(fields);
+  auto& s = *state_;
+  // The previous one first (its failure is reported here); the deletion of older ones
+  // that its completion starts goes on while this one is written.
+  if (s.in_flight) s.complete(false);
+  const mpi::communicator comm(s.layout.comm());
+  const MPI_Comm raw = s.layout.comm();
+  const auto owned = static_cast<std::size_t>(s.layout.owned_count());
+  s.file = s.dir / detail::checkpoint_name(step.step);
+  s.temporary = s.file;
+  s.temporary += ".tmp";
+
+  // This rank's block of each dataset (global ids, then the fields) and its checksum; the
+  // staging copy, asynchronous, is taken and checksummed in one pass.
+  const std::size_t columns = fields.size() + 1;
+  std::vector<const void*> source{s.ids.data()};
+  std::vector<std::size_t> bytes{owned * sizeof(std::int64_t)};
+  std::vector<std::uint64_t> sums{s.ids_checksum};
+  if (s.options.asynchronous) s.staging.resize(fields.size());
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const std::size_t n = owned * static_cast<std::size_t>(fields[f].components);
+    bytes.push_back(n * sizeof(double));
+    if (s.options.asynchronous) {
+      s.staging[f].resize(n);
+      sums.push_back(detail::copy_with_checksum(s.staging[f].data(), fields[f].read, bytes.back()));
+      source.push_back(s.staging[f].data());
+    } else {
+      sums.push_back(detail::checksum_of(fields[f].read, bytes.back()));
+      source.push_back(fields[f].read);
+    }
+  }
+  std::vector<std::uint64_t> all_sums(comm.rank() == 0 ? columns * (s.block_rows.size() - 1) : 0);
+  check_mpi(MPI_Gather(sums.data(), static_cast<int>(columns), MPI_UINT64_T, all_sums.data(),
+                       static_cast<int>(columns), MPI_UINT64_T, 0, raw),
+            "MPI_Gather (checkpoint checksums)", raw);
+
+  // Rank 0 reserves the space and lays the file out; every rank learns where its rows go.
+  const off_t size = reserved_bytes(s.layout.global_cells(), s.block_rows.size(), fields);
+  reserve_space(comm, s.temporary, size, false);
+  std::vector<std::uint64_t> offsets(columns);
+  try {
+    const auto laid_out = mpi::on_root_agreed(comm, [&] {
+      detail::block_file_contents contents{step.step,
+                                           step.t,
+                                           step.dt,
+                                           s.options.scheme,
+                                           s.fingerprint,
+                                           s.layout.global_cells(),
+                                           {},
+                                           {},
+                                           s.block_rows,
+                                           std::move(all_sums)};
+      for (const auto& f : fields) {
+        contents.names.push_back(f.name);
+        contents.components.push_back(f.components);
+      }
+      return detail::create_block_file(s.temporary, contents, who);
+    });
+    if (laid_out) offsets = *laid_out;
+    off_t end = 0;  // of the last dataset (rank 0's offsets; the others' reserve nothing)
+    for (std::size_t c = 0; c < columns; ++c) {
+      const off_t width = c == 0 ? 1 : fields[c - 1].components;
+      end = std::max(end, static_cast<off_t>(offsets[c]) + s.layout.global_cells() * width * 8);
+    }
+    reserve_space(comm, s.temporary, end, true);
+  } catch (...) {
+    std::error_code ignored;
+    if (comm.rank() == 0) std::filesystem::remove(s.temporary, ignored);
+    throw;
+  }
+  check_mpi(MPI_Bcast(offsets.data(), static_cast<int>(columns), MPI_UINT64_T, 0, raw),
+            "MPI_Bcast (checkpoint offsets)", raw);
+  const auto first =
+      static_cast<std::uint64_t>(s.block_rows[static_cast<std::size_t>(comm.rank())]);
+  std::vector<detail::block_piece> pieces;
+  for (std::size_t c = 0; c < columns; ++c) {
+    const std::uint64_t row_bytes =
+        c == 0 ? 8 : 8 * static_cast<std::uint64_t>(fields[c - 1].components);
+    pieces.push_back({source[c], bytes[c], offsets[c] + first * row_bytes});
+  }
+  s.in_flight = true;
+  s.start_pruning();  // the deletion the last completion asked for, now that this is laid out
+  if (s.options.asynchronous) {
+    try {
+      s.thread = std::thread([&s, pieces] {
+        try {
+          s.failure = detail::write_block_pieces(s.temporary, pieces, who);
+        } catch (const std::exception& e) {
+          s.failure = std::string(who) + ": " + e.what();
+        }
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had on this rank: it writes now, and the checkpoint completes as
+      // the others' do (a completion here would be a collective call the others skip).
+      s.failure = detail::write_block_pieces(s.temporary, pieces, who);
+    }
+    return s.file;
+  }
+  s.failure = detail::write_block_pieces(s.temporary, pieces, who);
+  return s.complete();
 }
 
 }  // namespace funcmesh

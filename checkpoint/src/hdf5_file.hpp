@@ -22,6 +22,8 @@ namespace funcmesh::detail {
 hdf5_handle create_parallel(const std::filesystem::path& file, MPI_Comm comm,
                             const std::string& who);
 hdf5_handle open_parallel(const std::filesystem::path& file, MPI_Comm comm, const std::string& who);
+// Opens `file` read-only on this rank alone (rank 0 reads a format-2 file's metadata).
+hdf5_handle open_serial(const std::filesystem::path& file, const std::string& who);
 
 void write_attribute(hid_t file, const char* name, std::int64_t value, const std::string& who,
                      const std::filesystem::path& path);

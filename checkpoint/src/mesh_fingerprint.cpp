@@ -6,6 +6,8 @@
 
 #include <funcmesh/comm/mpi_error.hpp>
 
+#include "fingerprint_parts.hpp"
+
 namespace funcmesh {
 
 namespace {
@@ -38,7 +40,9 @@ std::uint64_t total(MPI_Comm comm, std::uint64_t sum, index_t global_cells, inde
 
 }  // namespace
 
-std::uint64_t mesh_fingerprint(const distributed_layout& layout) {
+namespace detail {
+
+std::uint64_t local_fingerprint_sum(const distributed_layout& layout) {
   const local_mesh& m = layout.mesh();
   std::uint64_t sum = 0;
   for (index_t c = 0; c < layout.owned_count(); ++c) {
@@ -46,7 +50,17 @@ std::uint64_t mesh_fingerprint(const distributed_layout& layout) {
     sum += cell_hash(m.global_cell[k], m.cells.cells.types[k], m.cells.cells.nodes_of(c),
                      [&](index_t node) { return m.global_node[static_cast<std::size_t>(node)]; });
   }
-  return total(layout.comm(), sum, layout.global_cells(), layout.global_nodes());
+  return sum;
+}
+
+std::uint64_t fingerprint_of_sum(const distributed_layout& layout, std::uint64_t local_sum) {
+  return total(layout.comm(), local_sum, layout.global_cells(), layout.global_nodes());
+}
+
+}  // namespace detail
+
+std::uint64_t mesh_fingerprint(const distributed_layout& layout) {
+  return detail::fingerprint_of_sum(layout, detail::local_fingerprint_sum(layout));
 }
 
 std::uint64_t mesh_fingerprint(MPI_Comm comm, const mesh_slab& slab) {

@@ -14,10 +14,10 @@
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/faces/detail/freed_memory.hpp>
 
-#include "setup/exchange.hpp"
+#include <funcmesh/comm/detail/exchange.hpp>
+#include <funcmesh/comm/detail/raw_vector.hpp>
 #include "setup/migrate.hpp"
 #include "setup/parallel_hilbert.hpp"
-#include "setup/raw_vector.hpp"
 #include "setup/region_mesh.hpp"
 #include "setup/slab_links.hpp"
 

@@ -127,6 +127,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
       u, rhs, [&](const fm::time::step_info& step) { writer.write(step.t, u); },
       fm::time::on_checkpoint(
           [&](const fm::time::step_info& step) { checkpoints.write(step, u); }));
+  checkpoints.finish();
   writer.finish(u);
   const double mass1 = mass();
   const double change = std::abs(mass1 - mass0) / std::abs(mass0);

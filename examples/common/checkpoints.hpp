@@ -63,23 +63,37 @@ class checkpoints {
   }
 
   // Collective: one checkpoint of `fields` at this step (a driver on_checkpoint calls it).
+  // It is written while the run goes on; the previous one is completed (and said) first.
   template <class... F>
   void write(const funcmesh::time::step_info& step, const F&... fields) {
     if (!writer_) return;
-    const std::filesystem::path file = writer_->write(step, fields...);
-    if (layout_.rank() == 0 && !quiet_) {
-      std::printf("%s: checkpoint of step %lld written: %s\n", program_.c_str(),
-                  static_cast<long long>(step.step), file.string().c_str());
-      std::fflush(stdout);
-    }
+    const std::filesystem::path before = writer_->completed();
+    const std::filesystem::path file = writer_->write(step, fields...);  // the last one first
+    const std::filesystem::path& done = writer_->completed();
+    if (done != before) said(done, done == file ? step.step : step_in_flight_);
+    step_in_flight_ = step.step;
+  }
+
+  // Collective, after the time loop: completes the checkpoint in flight (a failure throws
+  // on every rank), so that the run's last checkpoint is on the disk when it ends.
+  void finish() {
+    if (writer_) said(writer_->wait(), step_in_flight_);
   }
 
  private:
+  void said(const std::filesystem::path& file, std::int64_t step) const {
+    if (file.empty() || layout_.rank() != 0 || quiet_) return;
+    std::printf("%s: checkpoint of step %lld written: %s\n", program_.c_str(),
+                static_cast<long long>(step), file.string().c_str());
+    std::fflush(stdout);
+  }
+
   funcmesh::app::checkpoint_options choice_;
   std::string program_, scheme_;
   funcmesh::distributed_layout layout_;
   bool quiet_ = false;
   std::optional<funcmesh::checkpoint_writer> writer_;
+  std::int64_t step_in_flight_ = 0;
 };
 
 }  // namespace example

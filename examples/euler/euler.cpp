@@ -277,6 +277,7 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
   example::field_writer writer(s.output, "euler", layout);
   pressure_field pressure(solver);
   const run_record r = iterate(s, first, solver, checkpoints, writer, pressure);
+  checkpoints.finish();
   finish(s, layout, r, writer, pressure, args.verbose());
   return 0;
 }

@@ -7,7 +7,7 @@
 // resident size and its resident size at the end of the (last) solve, in MiB and bytes
 // per owned cell. --paged DIR keeps u and the scheme's registers out of core, in files in
 // DIR with each field's cache a quarter of its data, and prints the same bits, on any rank count.
-// --steps N runs to step N; --checkpoint-every K writes checkpoints (parallel HDF5) and
+// --steps N runs to step N; --checkpoint-every K writes checkpoints (HDF5, in the background) and
 // --restart FILE|latest continues from one, on any rank count, to the same bits.
 #include <algorithm>
 #include <cmath>
@@ -260,6 +260,7 @@ double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_opt
       rhs, output, fm::time::on_checkpoint([&](const fm::time::step_info& step) {
         checkpoints.write(step, u);
       }));
+  checkpoints.finish();
   if (last) writer.finish(u);
   return report(comm, rank, s, layout, u, done.t, last);
 }

@@ -1,8 +1,10 @@
 // Checkpoints under mpirun: a write on this rank count and a restart on the same layout
-// give the same bits; the file holds each field in global cell order (checked against a
-// value computed from the global id, read back on one rank); corrupt, truncated,
-// mismatched and missing checkpoints are refused alike on every rank, and "latest" falls
-// back to the previous valid one; only the newest `keep` stay.
+// give the same bits, blocking or asynchronous; the file holds each rank's block beside
+// its global ids (checked with h5dump and h5py, checksums included), read back on one rank,
+// on another partition and from one writer onto every rank; a format-1 file (global order)
+// still restarts; corrupt, truncated, mismatched and missing checkpoints are refused alike
+// on every rank, and "latest" falls back to the previous valid one; only the newest `keep`
+// stay; a write that fails in the background is reported at the next write, on every rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <sys/stat.h>
@@ -67,6 +69,18 @@ void fill(const fm::distributed_layout& layout, fm::dist_function<double>& u,
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// u and v, q and p hold the same bits in every owned cell.
+void expect_same_bits(const fm::distributed_layout& layout, const fm::dist_function<double>& u,
+                      const fm::dist_function<double>& v, const fm::dist_function<state>& q,
+                      const fm::dist_function<state>& p) {
+  const auto a = u.read(), b = v.read();
+  const auto c = q.read(), d = p.read();
+  for (index_t k = 0; k < layout.owned_count(); ++k) {
+    ASSERT_TRUE(same_bits(a[k], b[k])) << "cell " << k;
+    for (int m = 0; m < 3; ++m) ASSERT_TRUE(same_bits(c[k][m], d[k][m])) << "cell " << k;
+  }
+}
+
 // Restarts `whole` (one rank, the whole mesh as one part) from `dir`: every cell holds the
 // values of its global id.
 void expect_values_of_global_ids(const fm::distributed_layout& whole, const fs::path& dir) {
@@ -84,15 +98,25 @@ void expect_values_of_global_ids(const fm::distributed_layout& whole, const fs::
   }
 }
 
-TEST(checkpoint, a_restart_gives_back_the_same_bits_and_step) {
+class checkpoint_modes : public ::testing::TestWithParam<bool> {};
+INSTANTIATE_TEST_SUITE_P(checkpoint, checkpoint_modes, ::testing::Values(false, true),
+                         [](const auto& mode) { return mode.param ? "asynchronous" : "blocking"; });
+
+TEST_P(checkpoint_modes, a_restart_gives_back_the_same_bits_and_step) {
   const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
-  const fs::path dir = fresh_directory("same_bits");
+  const fs::path dir = fresh_directory(GetParam() ? "same_bits_async" : "same_bits");
   fm::dist_function<double> u(layout, "u");
   fm::dist_function<state> q(layout, "q");
   fill(layout, u, q);
-  fm::checkpoint_writer writer(layout, dir, {.keep = 2, .scheme = "ssp-rk3"});
+  fm::checkpoint_writer writer(layout, dir,
+                               {.keep = 2, .scheme = "ssp-rk3", .asynchronous = GetParam()});
   const fs::path file = writer.write({.step = 40, .t = 0.125, .dt = 1.0 / 320}, u, q);
   EXPECT_EQ(file.filename(), "checkpoint_0000000040.h5");
+  EXPECT_EQ(writer.in_flight(), GetParam());
+  EXPECT_EQ(writer.wait(), GetParam() ? file : fs::path());
+  EXPECT_FALSE(writer.in_flight());
+  EXPECT_EQ(writer.staging_bytes(),
+            GetParam() ? static_cast<std::size_t>(layout.owned_count()) * 4 * sizeof(double) : 0);
   // The writer reserves the file's blocks ahead (a full disk shows before HDF5 writes);
   // what HDF5 did not use is freed, not left allocated past the end of the file.
   struct stat about {};
@@ -106,74 +130,164 @@ TEST(checkpoint, a_restart_gives_back_the_same_bits_and_step) {
   EXPECT_EQ(step.dt, 1.0 / 320);
   EXPECT_EQ(step.scheme, "ssp-rk3");
   EXPECT_EQ(step.file, file);
-  const auto a = u.read(), b = u2.read();
-  const auto c = q.read(), d = q2.read();
-  for (index_t k = 0; k < layout.owned_count(); ++k) {
-    ASSERT_TRUE(same_bits(a[k], b[k])) << "cell " << k;
-    for (int m = 0; m < 3; ++m) ASSERT_TRUE(same_bits(c[k][m], d[k][m]));
-  }
+  expect_same_bits(layout, u, u2, q, q2);
   EXPECT_TRUE(u2.halo_stale()) << "a restart writes the owned values: the halo is dirty";
 }
 
-TEST(checkpoint, the_file_is_in_global_cell_order_whatever_the_rank_count) {
+// Runs `command` and returns its output; a non-zero exit fails the test.
+std::string output_of(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  EXPECT_NE(pipe, nullptr);
+  if (pipe == nullptr) return {};
+  std::string text;
+  char chunk[4096];
+  while (const std::size_t n = std::fread(chunk, 1, sizeof chunk, pipe)) text.append(chunk, n);
+  EXPECT_EQ(pclose(pipe), 0) << command << " failed:\n" << text;
+  return text;
+}
+
+// The numbers after "DATA {" of an h5dump.
+std::vector<double> dumped(const std::string& text) {
+  std::vector<double> values;
+  const std::size_t data = text.find("DATA {");
+  EXPECT_NE(data, std::string::npos) << text;
+  if (data == std::string::npos) return values;
+  std::istringstream numbers(text.substr(data + 6));
+  double value = 0;
+  char comma = 0;
+  while (numbers >> value) {
+    values.push_back(value);
+    numbers >> comma;
+  }
+  return values;
+}
+
+TEST(checkpoint, the_file_holds_each_ranks_block_beside_its_global_ids) {
   const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
-  const fs::path dir = fresh_directory("global_order");
+  const fs::path dir = fresh_directory("blocks");
   fm::dist_function<double> u(layout, "u");
   fm::dist_function<state> q(layout, "q");
   fill(layout, u, q);
   fm::checkpoint_writer(layout, dir).write({.step = 1}, u, q);
-  // Readable outside funcmesh: h5dump prints u in global cell order, every digit.
+  // Readable outside funcmesh: h5dump prints u and global_id, every digit; row k of u is
+  // the value of the global id in row k; the block table's rows are the ranks' counts.
+  const fs::path file = dir / "checkpoint_0000000001.h5";
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<long long> counts(static_cast<std::size_t>(ranks));
+  const long long mine = layout.owned_count();
+  MPI_Gather(&mine, 1, MPI_LONG_LONG, counts.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   if (world_rank() == 0) {
-    const std::string command =
-        "h5dump -d /u -m %.17g -y -w 0 " + (dir / "checkpoint_0000000001.h5").string() + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string text;
-    char chunk[4096];
-    while (const std::size_t n = std::fread(chunk, 1, sizeof chunk, pipe)) text.append(chunk, n);
-    ASSERT_EQ(pclose(pipe), 0) << "h5dump (Debian's hdf5-tools) failed:\n" << text;
-    const std::size_t data = text.find("DATA {");
-    ASSERT_NE(data, std::string::npos) << text;
-    std::istringstream numbers(text.substr(data + 6));
-    for (index_t g = 0; g < layout.global_cells(); ++g) {
-      double value = 0;
-      char comma = 0;
-      ASSERT_TRUE(numbers >> value) << "h5dump printed fewer than " << layout.global_cells();
-      if (g + 1 < layout.global_cells()) numbers >> comma;
-      ASSERT_EQ(value, std::sin(static_cast<double>(g)) + 0.25 * static_cast<double>(g))
-          << "row " << g;
+    const std::vector<double> u_rows =
+        dumped(output_of("h5dump -d /u -m %.17g -y -w 0 " + file.string()));
+    const std::vector<double> ids =
+        dumped(output_of("h5dump -d /global_id -y -w 0 " + file.string()));
+    const std::vector<double> rows =
+        dumped(output_of("h5dump -d /block_rows -y -w 0 " + file.string()));
+    ASSERT_EQ(u_rows.size(), static_cast<std::size_t>(layout.global_cells()));
+    ASSERT_EQ(ids.size(), u_rows.size());
+    std::vector<bool> seen(ids.size(), false);
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const double g = ids[k];
+      ASSERT_TRUE(g >= 0 && g < static_cast<double>(ids.size()) &&
+                  !seen[static_cast<std::size_t>(g)])
+          << "row " << k << ": global id " << g;
+      seen[static_cast<std::size_t>(g)] = true;
+      ASSERT_EQ(u_rows[k], std::sin(g) + 0.25 * g) << "row " << k;
     }
-    // And with h5py (python3-h5py, which ci/install-deps installs), the way users read it.
-    if (std::system("/usr/bin/python3 -c 'import h5py' 2>/dev/null") == 0) {
+    ASSERT_EQ(rows.size(), counts.size() + 1);
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      EXPECT_EQ(rows[r + 1] - rows[r], static_cast<double>(counts[r])) << "block " << r;
+    }
+    // And with h5py and python3-xxhash (ci/install-deps installs both), the way users read
+    // it: the global order by argsort, and every block's checksum.
+    if (std::system("/usr/bin/python3 -c 'import h5py, numpy, xxhash' 2>/dev/null") == 0) {
       const std::string script =
-          "import h5py, math, sys\n"
+          "import h5py, math, sys, numpy, xxhash\n"
           "f = h5py.File(sys.argv[1], 'r')\n"
-          "u, q, n = f['u'][:], f['q'][:], int(sys.argv[2])\n"
+          "g, u, q, n = f['global_id'][:], f['u'][:], f['q'][:], int(sys.argv[2])\n"
+          "assert int(f.attrs['format_version']) == 2\n"
+          "order = numpy.argsort(g)\n"
+          "u, q = u[order], q[order]\n"
           "assert u.shape == (n,) and q.shape == (n, 3), (u.shape, q.shape)\n"
-          "bad = [g for g in range(n) if u[g] != math.sin(g) + 0.25 * g or q[g][1] != -g]\n"
+          "bad = [k for k in range(n) if u[k] != math.sin(k) + 0.25 * k or q[k][1] != -k]\n"
           "assert not bad, bad[:5]\n"
-          "print('h5py read', n, 'rows, step', int(f.attrs['step']))\n";
-      const std::string h5py = "/usr/bin/python3 -c \"" + script + "\" " +
-                               (dir / "checkpoint_0000000001.h5").string() + " " +
-                               std::to_string(layout.global_cells()) + " 2>&1";
-      FILE* py = popen(h5py.c_str(), "r");
-      ASSERT_NE(py, nullptr);
-      std::string printed;
-      while (const std::size_t n = std::fread(chunk, 1, sizeof chunk, py)) printed.append(chunk, n);
-      ASSERT_EQ(pclose(py), 0) << "h5py could not read the checkpoint:\n" << printed;
-      EXPECT_NE(printed.find("h5py read"), std::string::npos) << printed;
+          "rows, sums = f['block_rows'][:], f['block_checksums'][:]\n"
+          "columns = [f['global_id']] + [f[name] for name in "
+          "f.attrs['fields'].decode().split(',')]\n"
+          "for b in range(len(rows) - 1):\n"
+          "  for c, d in enumerate(columns):\n"
+          "    got = xxhash.xxh3_64_intdigest(d[rows[b]:rows[b + 1]].tobytes())\n"
+          "    assert got == int(sums[b][c]), (b, c, got, sums[b][c])\n"
+          "print('h5py read', n, 'rows of', len(rows) - 1, 'blocks, checksums match')\n";
+      const std::string printed =
+          output_of("/usr/bin/python3 -c \"" + script + "\" " + file.string() + " " +
+                    std::to_string(layout.global_cells()));
+      EXPECT_NE(printed.find("checksums match"), std::string::npos) << printed;
     } else {
-      std::printf("python3-h5py is not installed: the file was checked with h5dump only\n");
+      std::printf("python3-h5py or python3-xxhash is not installed: checked with h5dump only\n");
     }
   }
   // Read back on one rank, the whole mesh as one part: every cell is where its id says.
   expect_values_of_global_ids(fm::distribute_generated(MPI_COMM_SELF, mesh_maker), dir);
 }
 
-// Rank r owns the cells c with c % ranks == r: every rank's rows are spread over the whole
-// file, one row per run. On 3 ranks they are too scattered for the spanned row buffer (it
-// would touch 3 times the packed size), so the packed one is written and read; on 1 and 2,
-// the spanned one with many runs.
+// One writer (rank 0, the whole mesh), every rank reading: the rows go to their owners
+// through the directory of global ids.
+TEST(checkpoint, one_writers_file_is_read_back_on_every_rank) {
+  const fs::path dir = fresh_directory("one_writer");
+  if (world_rank() == 0) {
+    const fm::distributed_layout whole = fm::distribute_generated(MPI_COMM_SELF, mesh_maker);
+    fm::dist_function<double> u(whole, "u");
+    fm::dist_function<state> q(whole, "q");
+    fill(whole, u, q);
+    fm::checkpoint_writer(whole, dir).write({.step = 9}, u, q);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
+  fm::dist_function<double> u(layout, "u"), v(layout, "u");
+  fm::dist_function<state> q(layout, "q"), p(layout, "q");
+  fill(layout, u, q);
+  EXPECT_EQ(fm::restart(layout, dir, p, v).step, 9);
+  expect_same_bits(layout, u, v, q, p);
+}
+
+// A checkpoint of format 1 (rows in global id order, Fletcher32 chunks), written by an
+// earlier funcmesh on 2 ranks (box2d_tri(13, 9), fill's values, step 40), restarts on any
+// rank count; a format this funcmesh does not know is refused by its number.
+TEST(checkpoint, a_format_1_checkpoint_still_restarts) {
+  const fs::path v1 = fs::path(FUNCMESH_CHECKPOINT_TEST_DATA) / "checkpoint_v1_box2d_tri_13x9.h5";
+  const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
+  fm::dist_function<double> u(layout, "u"), v(layout, "u");
+  fm::dist_function<state> q(layout, "q"), p(layout, "q");
+  fill(layout, u, q);
+  const fm::checkpoint_step step = fm::restart(layout, v1, v, p);
+  EXPECT_EQ(step.step, 40);
+  EXPECT_EQ(step.scheme, "ssp-rk3");
+  expect_same_bits(layout, u, v, q, p);
+  // The same file, its version raised past this funcmesh's.
+  const fs::path dir = fresh_directory("future");
+  const fs::path future = dir / "checkpoint_0000000040.h5";
+  if (world_rank() == 0) {
+    fs::copy_file(v1, future);
+    output_of("/usr/bin/python3 -c \"import h5py; f = h5py.File('" + future.string() +
+              "', 'r+'); f.attrs.modify('format_version', 3)\"");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  try {
+    fm::restart(layout, future, v, p);
+    ADD_FAILURE() << "a format-3 checkpoint was accepted";
+  } catch (const fm::agreed_error& e) {
+    EXPECT_NE(std::string(e.what()).find("format version 3, this funcmesh reads versions 1 to 2"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Rank r owns the cells c with c % ranks == r: every rank's block holds global ids spread
+// over the whole mesh. Read back on one rank (placed by global id), by the round robin
+// itself (its own blocks, in its own order), and from the file of METIS's partition of the
+// same mesh (every row placed by global id into the scattered cells).
 TEST(checkpoint, round_robin_rows_are_written_and_read_back_in_global_order) {
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -194,12 +308,22 @@ TEST(checkpoint, round_robin_rows_are_written_and_read_back_in_global_order) {
   fm::dist_function<double> u2(layout, "u");
   fm::dist_function<state> q2(layout, "q");
   fm::restart(layout, dir, u2, q2);
-  const auto a = u.read(), b = u2.read();
-  const auto e = q.read(), d = q2.read();
-  for (index_t k = 0; k < layout.owned_count(); ++k) {
-    ASSERT_TRUE(same_bits(a[k], b[k])) << "cell " << k;
-    for (int m = 0; m < 3; ++m) ASSERT_TRUE(same_bits(e[k][m], d[k][m]));
+  expect_same_bits(layout, u, u2, q, q2);
+  // A file of another partition of the same mesh (METIS's), read into the round robin's
+  // scattered cells: every row placed by its global id.
+  const fs::path other = fresh_directory("round_robin_other");
+  {
+    const fm::distributed_layout metis =
+        fm::distribute(MPI_COMM_WORLD, world_rank() == 0 ? global : fm::mesh{});
+    fm::dist_function<double> mu(metis, "u");
+    fm::dist_function<state> mq(metis, "q");
+    fill(metis, mu, mq);
+    fm::checkpoint_writer(metis, other).write({.step = 4}, mu, mq);
   }
+  fm::dist_function<double> u3(layout, "u");
+  fm::dist_function<state> q3(layout, "q");
+  EXPECT_EQ(fm::restart(layout, other, u3, q3).step, 4);
+  expect_same_bits(layout, u, u3, q, q3);
 }
 
 TEST(checkpoint, keeps_the_newest_and_falls_back_past_a_corrupt_or_truncated_one) {
@@ -210,6 +334,7 @@ TEST(checkpoint, keeps_the_newest_and_falls_back_past_a_corrupt_or_truncated_one
   fill(layout, u, q);
   fm::checkpoint_writer writer(layout, dir, {.keep = 2});
   for (std::int64_t step : {10, 20, 30}) writer.write({.step = step}, u, q);
+  writer.wait();
   if (world_rank() == 0) {
     EXPECT_FALSE(fs::exists(dir / "checkpoint_0000000010.h5")) << "keep 2 deletes the oldest";
     EXPECT_TRUE(fs::exists(dir / "checkpoint_0000000020.h5"));
@@ -245,6 +370,83 @@ TEST(checkpoint, keeps_the_newest_and_falls_back_past_a_corrupt_or_truncated_one
   }
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_THROW(fm::restart(layout, dir / "checkpoint_0000000020.h5", u2, q2), fm::agreed_error);
+}
+
+// Asynchronous: write() returns with the state copied; the file is named only once the
+// next write (or wait) completed it; the fields may change meanwhile; a failure of one
+// rank's background write is reported at the next write on every rank, its .tmp deleted,
+// and the checkpoint before stays the latest.
+TEST(checkpoint, an_asynchronous_checkpoint_holds_the_state_of_its_write) {
+  const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
+  const fs::path dir = fresh_directory("asynchronous");
+  fm::dist_function<double> u(layout, "u");
+  fm::dist_function<state> q(layout, "q");
+  fill(layout, u, q);
+  fm::checkpoint_writer writer(layout, dir, {.keep = 3});
+  const fs::path first = writer.write({.step = 1}, u, q);
+  EXPECT_TRUE(writer.in_flight());
+  EXPECT_FALSE(fs::exists(first)) << "named before it was complete";
+  {
+    auto w = u.write();  // the run goes on: the checkpoint keeps step 1's values
+    for (index_t c = 0; c < layout.owned_count(); ++c) w[c] = -1.0;
+  }
+  EXPECT_TRUE(writer.completed().empty());
+  const fs::path second = writer.write({.step = 2}, u, q);
+  EXPECT_TRUE(fs::exists(first)) << "the second write completes the first";
+  EXPECT_EQ(writer.completed(), first);
+  EXPECT_FALSE(fs::exists(second));
+  EXPECT_EQ(writer.wait(), second);
+  // This rank's next write fails (rank 1's where there is one: not the rank that names).
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (world_rank() == (ranks > 1 ? 1 : 0))
+    fm::detail::fail_next_checkpoint_write_for_testing("injected");
+  const fs::path third = writer.write({.step = 3}, u, q);
+  EXPECT_TRUE(fs::exists(second));
+  try {
+    writer.wait();
+    ADD_FAILURE() << "a failed background write was not reported";
+  } catch (const fm::agreed_error& e) {
+    EXPECT_NE(std::string(e.what()).find("injected"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(third.filename().string()), std::string::npos) << e.what();
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_FALSE(fs::exists(third));
+  EXPECT_FALSE(fs::exists(fs::path(third.string() + ".tmp"))) << "a failed write left its .tmp";
+  fm::dist_function<double> u2(layout, "u");
+  fm::dist_function<state> q2(layout, "q");
+  EXPECT_EQ(fm::restart(layout, dir, u2, q2).step, 2) << "the newest complete one";
+  expect_values_of_global_ids(fm::distribute_generated(MPI_COMM_SELF, mesh_maker), first);
+  const auto b = u2.read();
+  for (index_t c = 0; c < layout.owned_count(); ++c) ASSERT_EQ(b[c], -1.0);
+}
+
+// An old checkpoint that cannot be deleted (here a folder of its name, not empty): the
+// failure is reported at the next completion, on every rank, with the new one named.
+TEST(checkpoint, a_failed_deletion_leaves_the_new_checkpoint_named) {
+  const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
+  const fs::path dir = fresh_directory("undeletable");
+  if (world_rank() == 0) {
+    fs::create_directories(dir / "checkpoint_0000000001.h5");
+    std::ofstream(dir / "checkpoint_0000000001.h5" / "keep") << "not empty\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  fm::dist_function<double> u(layout, "u");
+  fm::dist_function<state> q(layout, "q");
+  fill(layout, u, q);
+  fm::checkpoint_writer writer(layout, dir, {.keep = 1, .asynchronous = false});
+  writer.write({.step = 2}, u, q);  // asks for the deletion of step 1's, which fails
+  try {
+    writer.write({.step = 3}, u, q);
+    ADD_FAILURE() << "the failed deletion was not reported";
+  } catch (const fm::agreed_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot delete the old checkpoint"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(fs::exists(dir / "checkpoint_0000000003.h5")) << "the new one was not named";
+  EXPECT_EQ(writer.completed(), dir / "checkpoint_0000000003.h5");
+  if (world_rank() == 0) fs::remove_all(dir / "checkpoint_0000000001.h5");
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 // The fingerprint of slabs (as a mesh file is read, before any set-up) is the layout's,
@@ -286,6 +488,14 @@ TEST(checkpoint, refuses_another_mesh_another_field_list_and_a_missing_file) {
   fm::dist_function<state> oq(other, "q");
   EXPECT_NE(message([&] { fm::restart(other, dir, ou, oq); }).find("written for another mesh"),
             std::string::npos);
+  // As many cells (9 x 13 instead of 13 x 9), another mesh: the fingerprint tells.
+  const fm::distributed_layout turned =
+      fm::distribute_generated(MPI_COMM_WORLD, [] { return fm::box2d_tri(9, 13); });
+  ASSERT_EQ(turned.global_cells(), layout.global_cells());
+  fm::dist_function<double> tu(turned, "u");
+  fm::dist_function<state> tq(turned, "q");
+  EXPECT_NE(message([&] { fm::restart(turned, dir, tu, tq); }).find("written for another mesh"),
+            std::string::npos);
   EXPECT_NE(message([&] { fm::restart(layout, dir, u); }).find("holds the fields u f64, q f64x3"),
             std::string::npos);
   fm::dist_function<double> w(layout, "w");
@@ -306,6 +516,11 @@ TEST(checkpoint, refuses_another_mesh_another_field_list_and_a_missing_file) {
   EXPECT_NE(message([&] {
               fm::checkpoint_writer(layout, dir).write({.step = 7}, u, u_again);
             }).find("two fields named 'u'"),
+            std::string::npos);
+  fm::dist_function<double> taken(layout, "global_id");
+  EXPECT_NE(message([&] {
+              fm::checkpoint_writer(layout, dir).write({.step = 8}, u, taken);
+            }).find("taken by the checkpoint's own datasets"),
             std::string::npos);
 }
 

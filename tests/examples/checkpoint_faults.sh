@@ -4,7 +4,8 @@
 # --checkpoint-dir and --restart), under the mpirun prefix RUN. A run to step 100 writes
 # the checkpoints of steps 50 and 100; then FAULT:
 #   truncate  cuts the newest file to half its size;
-#   flip      flips one byte inside the first chunk of dataset FIELD of the newest file;
+#   flip      flips one byte inside dataset FIELD of the newest file (in its data, at the
+#             address h5ls gives: a contiguous dataset's, or its first chunk's);
 #   disk-full runs on from step 50 with files limited to a few KiB (ulimit -f, SIGXFSZ
 #             ignored, so writes fail with EFBIG as on a full disk).
 # truncate/flip pass when `--restart latest` refuses the newest file (said once, naming
@@ -64,14 +65,16 @@ case $fault in
   truncate)
     truncate -s $(($(stat -c %s "$newest") / 2)) "$newest" || fail "cannot truncate $newest";;
   flip)
-    # The first chunk of FIELD: h5ls -va lists each chunk's file address.
-    address=$(h5ls -va "$newest/$field" | awk '/Flags +Bytes +Address/ { getline; getline; print $3; exit }')
-    [[ $address =~ ^[0-9]+$ ]] || { h5ls -va "$newest/$field"; fail "no chunk address for /$field"; }
+    # FIELD's data: h5ls -va gives a contiguous dataset's address (format 2), or lists
+    # each chunk's (format 1).
+    address=$(h5ls -va "$newest/$field" |
+      awk '/^ *Address:/ { print $2; exit } /Flags +Bytes +Address/ { getline; getline; print $3; exit }')
+    [[ $address =~ ^[0-9]+$ ]] || { h5ls -va "$newest/$field"; fail "no data address for /$field"; }
     offset=$((address + 100))
     byte=$(od -An -tu1 -j "$offset" -N1 "$newest" | tr -d ' ')
     printf "$(printf '\\%03o' $((byte ^ 0x5a)))" |
       dd of="$newest" bs=1 seek="$offset" conv=notrunc status=none || fail "cannot write $newest"
-    echo "flipped the byte at $offset of $newest (/$field's first chunk at $address)";;
+    echo "flipped the byte at $offset of $newest (/$field's data at $address)";;
   *) fail "unknown fault '$fault'";;
 esac
 again=$("${run[@]}" "${program[@]}" --steps 150 --checkpoint-dir "$checkpoints" --restart latest 2>&1) ||

@@ -9,7 +9,7 @@
 
 #include <funcmesh/core/index.hpp>
 
-#include "raw_vector.hpp"
+#include <funcmesh/comm/detail/raw_vector.hpp>
 
 namespace funcmesh::setup_detail {
 

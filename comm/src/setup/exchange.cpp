@@ -1,6 +1,6 @@
 // All-to-all of bytes in one MPI_Alltoallv when every count and displacement fits an int,
 // else in rounds of at most 2^30 / ranks bytes per pair, each packed into one buffer.
-#include "exchange.hpp"
+#include <funcmesh/comm/detail/exchange.hpp>
 
 #include <algorithm>
 #include <climits>

@@ -8,7 +8,7 @@
 
 #include <funcmesh/comm/mpi_error.hpp>
 
-#include "exchange.hpp"
+#include <funcmesh/comm/detail/exchange.hpp>
 
 namespace funcmesh::setup_detail {
 

@@ -1,7 +1,7 @@
 // The set-up's large arrays on transparent huge pages: one 2 MiB-aligned anonymous mapping
 // each (over-mapped by 2 MiB, the ends trimmed), advised MADV_HUGEPAGE. Where the kernel
 // gives no huge pages (THP off, or none free) they are ordinary pages, as from malloc.
-#include "raw_vector.hpp"
+#include <funcmesh/comm/detail/raw_vector.hpp>
 
 #include <sys/mman.h>
 

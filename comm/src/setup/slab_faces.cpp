@@ -11,8 +11,8 @@
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
 
+#include <funcmesh/comm/detail/exchange.hpp>
 #include "compact_ids.hpp"
-#include "exchange.hpp"
 
 namespace funcmesh::setup_detail {
 

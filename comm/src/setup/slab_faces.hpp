@@ -8,8 +8,8 @@
 
 #include <funcmesh/partition/mesh_slab.hpp>
 
+#include <funcmesh/comm/detail/raw_vector.hpp>
 #include "face_key.hpp"
-#include "raw_vector.hpp"
 
 namespace funcmesh::setup_detail {
 

@@ -13,7 +13,7 @@
 #include <funcmesh/comm/mpi_error.hpp>
 #include <funcmesh/core/error.hpp>
 
-#include "exchange.hpp"
+#include <funcmesh/comm/detail/exchange.hpp>
 #include "face_key.hpp"
 #include "slab_faces.hpp"
 

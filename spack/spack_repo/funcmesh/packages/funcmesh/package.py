@@ -67,6 +67,8 @@ class Funcmesh(CMakePackage, CudaPackage):
     # Either METIS index width: funcmesh checks every count against idx_t's range.
     depends_on("metis")
     depends_on("hdf5+mpi", when="+hdf5")
+    # The checkpoints' block checksums (XXH3-64), used header-only: nothing to link.
+    depends_on("xxhash", type="build", when="+hdf5")
     # Either SCOTCH_Num width: funcmesh checks every count against it, and at run time that
     # the header's width is the library's.
     depends_on("scotch+mpi", when="+ptscotch")

@@ -1,5 +1,6 @@
-// Private to the parallel set-up: an all-to-all of arrays of any size. Each rank hands one
-// contiguous array cut into per-destination runs and gets back one array cut by source.
+// An all-to-all of arrays of any size, for the parallel set-up and restart's placement by
+// global id: each rank hands one contiguous array cut into per-destination runs and gets
+// back one array cut by source. Internal to funcmesh (setup_detail, the set-up's name).
 #pragma once
 
 #include <mpi.h>
@@ -11,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "raw_vector.hpp"
+#include <funcmesh/comm/detail/raw_vector.hpp>
 
 namespace funcmesh::setup_detail {
 

@@ -1,5 +1,5 @@
-// Private to the parallel set-up: std::vector without the zeroing of resize(), for arrays
-// that are written in full right after they are sized, large ones on transparent huge pages.
+// Internal (the parallel set-up's, restart's): std::vector without the zeroing of resize(), for
+// arrays that are written in full right after they are sized, large ones on transparent huge pages.
 #pragma once
 
 #include <cstddef>
