@@ -192,16 +192,6 @@ void read_table(const opened_dataset& d, hid_t memory_type, std::vector<T>& valu
   }
 }
 
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> parts;
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    parts.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return parts;
-}
-
 }  // namespace
 
 block_read_plan read_block_plan(hid_t root, const std::filesystem::path& file,
@@ -225,7 +215,7 @@ block_read_plan read_block_plan(hid_t root, const std::filesystem::path& file,
   check_block_rows(plan.block_rows, writers, run.global_cells, who, file);
 
   const std::vector<std::string> names =
-      split_names(read_string_attribute(root, "fields", who, file));
+      split_list(read_string_attribute(root, "fields", who, file));
   const std::size_t columns = names.size() + 1;
   if (blocks * columns > std::size_t{1} << 30) {  // broadcast with int counts
     throw error(where + "a block table of " + std::to_string(blocks) + " x " +

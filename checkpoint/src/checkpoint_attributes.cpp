@@ -8,10 +8,7 @@
 
 namespace funcmesh::detail {
 
-namespace {
-
-// "a,b,c" -> {a, b, c}; the writer joins names with commas.
-std::vector<std::string> split(const std::string& text) {
+std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -21,8 +18,6 @@ std::vector<std::string> split(const std::string& text) {
   }
   return parts;
 }
-
-}  // namespace
 
 checkpoint_header check_attributes(const attribute_source& attributes,
                                    const checkpoint_expectation& run, const std::string& who,
@@ -39,8 +34,8 @@ checkpoint_header check_attributes(const attribute_source& attributes,
   if (run.fingerprint_later ? cells != run.global_cells : stored != run.mesh_fingerprint) {
     another_mesh(cells, run.global_cells, who, file);
   }
-  const std::vector<std::string> names = split(attributes.text("fields"));
-  const std::vector<std::string> types = split(attributes.text("field_types"));
+  const std::vector<std::string> names = split_list(attributes.text("fields"));
+  const std::vector<std::string> types = split_list(attributes.text("field_types"));
   checkpoint_header header;
   header.format_version = version;
   header.mesh_fingerprint = stored;

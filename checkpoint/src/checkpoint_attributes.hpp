@@ -63,6 +63,9 @@ checkpoint_header check_attributes(const attribute_source& attributes,
                                    const checkpoint_expectation& run, const std::string& who,
                                    const std::filesystem::path& file);
 
+// "a,b,c" -> {a, b, c}: the attributes `fields` and `field_types` join names with commas.
+std::vector<std::string> split_list(const std::string& text);
+
 // The refusal of a checkpoint written for another mesh, naming both cell counts.
 [[noreturn]] void another_mesh(std::int64_t file_cells, std::int64_t run_cells,
                                const std::string& who, const std::filesystem::path& file);

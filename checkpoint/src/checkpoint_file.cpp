@@ -20,14 +20,6 @@ hdf5_handle parallel_access(MPI_Comm comm, const std::string& who,
 }
 }  // namespace
 
-hdf5_handle create_parallel(const std::filesystem::path& file, MPI_Comm comm,
-                            const std::string& who) {
-  const hdf5_handle fapl = parallel_access(comm, who, file);
-  return {checked(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), who, file,
-                  "H5Fcreate"),
-          H5Fclose};
-}
-
 hdf5_handle open_parallel(const std::filesystem::path& file, MPI_Comm comm,
                           const std::string& who) {
   const hdf5_handle fapl = parallel_access(comm, who, file);

@@ -18,9 +18,8 @@
 
 namespace funcmesh::detail {
 
-// Opens or creates `file` on every rank of `comm` through the MPI-IO driver (collective).
-hdf5_handle create_parallel(const std::filesystem::path& file, MPI_Comm comm,
-                            const std::string& who);
+// Opens `file` read-only on every rank of `comm` through the MPI-IO driver (collective:
+// format 1's reading).
 hdf5_handle open_parallel(const std::filesystem::path& file, MPI_Comm comm, const std::string& who);
 // Opens `file` read-only on this rank alone (rank 0 reads a format-2 file's metadata).
 hdf5_handle open_serial(const std::filesystem::path& file, const std::string& who);

@@ -13,7 +13,6 @@
 #include <string_view>
 #include <system_error>
 
-#include <funcmesh/checkpoint/mesh_fingerprint.hpp>
 #include <funcmesh/comm/collective_error.hpp>
 #include <funcmesh/comm/communicator.hpp>
 #include <funcmesh/comm/mpi_error.hpp>
