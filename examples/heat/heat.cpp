@@ -124,9 +124,15 @@ boundary_table boundary_conditions(const fm::face_set& faces, const settings& s)
     const int id = faces.physical_id(name);
     if (id == 0) {
       std::string known;
-      for (const auto& g : faces.boundary_groups()) known += " " + g.second;
-      throw fm::app::usage_error("heat: no boundary group '" + name + "' (the mesh has:" + known +
-                                 ")");
+      for (const auto& g : faces.boundary_groups()) known += (known.empty() ? "" : ", ") + g.second;
+      throw fm::app::usage_error(
+          "heat: the mesh has no boundary group '" + name + "' (" +
+          (known.empty() ? std::string("it has no named boundary groups: give its boundary "
+                                       "elements physical groups in Gmsh")
+                         : "its boundary groups: " + known) +
+          "); choose the conditions by group with --dirichlet GROUP=VALUE,... and --neumann "
+          "GROUP=VALUE,... (the others are insulated; the default --dirichlet left=1,right=0 "
+          "is for the built-in boxes)");
     }
     for (int k = 0; k < table.count; ++k) {
       if (table.id[k] == id) {
