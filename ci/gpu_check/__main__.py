@@ -31,7 +31,8 @@ carried there in one git-ignored folder, build/gpu-carry.
                                 with its timeouts, budget and judges, on CPU stand-ins
   ci/gpu-check selftest         its own unit tests; run --dry under a hostile MPI
                                 environment; a fake old driver and a missing GPU stop run
-                                in its first step
+                                in its first step (without build/gpu-carry: the unit
+                                tests, then exit 2 asking for prepare)
 
 run writes gpu-check[-dry|-rehearsal].log (everything) and summary[...].txt (step, result,
 seconds, key figure) to --results DIR (relative to the repository root), else $OUT (the

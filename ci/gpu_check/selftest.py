@@ -16,7 +16,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from common import REPO
+from common import CARRY, REPO
 
 HOSTILE = {
     "OMPI_MCA_pml": "ucx",
@@ -104,6 +104,18 @@ def selftest():
                 lambda: stops_first(scratch, "no-gpu", {}, r"no GPU is visible"),
             ),
         ]
+        manifest = REPO / CARRY / "manifest.json"
+        if not manifest.is_file():
+            # The other checks run the carried folder: in a fresh clone there is none yet.
+            print("\n== selftest: unit tests", flush=True)
+            problem = unit_tests()
+            print(f"selftest: unit tests: {'FAILED: ' + problem if problem else 'passed'}")
+            print(
+                f"\nselftest: no {CARRY}/manifest.json: the other {len(checks) - 1} checks run "
+                "the carried folder; run `ci/gpu-check prepare` first (about 7 minutes)",
+                flush=True,
+            )
+            return 1 if problem else 2
         for name, check in checks:
             print(f"\n== selftest: {name}", flush=True)
             problem = check()
