@@ -71,6 +71,8 @@ void write_table(hid_t root, const char* name, hid_t file_type, hid_t memory_typ
           file, (std::string("H5Dwrite of '") + name + "'").c_str());
 }
 
+}  // namespace
+
 // A contiguous dataset, its space allocated now and never filled: the ranks write it.
 std::uint64_t allocated_dataset(hid_t root, const char* name, hid_t type, hsize_t rows,
                                 hsize_t columns, const std::string& who,
@@ -92,19 +94,21 @@ std::uint64_t allocated_dataset(hid_t root, const char* name, hid_t type, hsize_
   return at;
 }
 
-}  // namespace
-
-std::vector<std::uint64_t> create_block_file(const std::filesystem::path& file,
-                                             const block_file_contents& contents,
-                                             const std::string& who) {
+hdf5_handle create_aligned_file(const std::filesystem::path& file, const std::string& who) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const hdf5_handle access(checked(H5Pcreate(H5P_FILE_ACCESS), who, file, "H5Pcreate"), H5Pclose);
   checked(H5Pset_fapl_sec2(access.get()), who, file, "H5Pset_fapl_sec2");
   // Objects of 64 KiB or more start on a 4 KiB boundary: the rows' pwrites are page-aligned.
   checked(H5Pset_alignment(access.get(), 65536, 4096), who, file, "H5Pset_alignment");
-  hdf5_handle h5(checked(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), who,
-                         file, "H5Fcreate"),
-                 H5Fclose);
+  return {checked(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), who, file,
+                  "H5Fcreate"),
+          H5Fclose};
+}
+
+std::vector<std::uint64_t> create_block_file(const std::filesystem::path& file,
+                                             const block_file_contents& contents,
+                                             const std::string& who) {
+  hdf5_handle h5 = create_aligned_file(file, who);
   const hid_t root = h5.get();
   write_attributes(root, file, contents, who);
   const auto rows = static_cast<hsize_t>(contents.global_cells);
@@ -130,8 +134,9 @@ std::atomic<const char*> injected_failure{nullptr};
 void fail_next_checkpoint_write_for_testing(const char* reason) { injected_failure = reason; }
 
 std::string write_block_pieces(const std::filesystem::path& file,
-                               const std::vector<block_piece>& pieces, const std::string& who) {
-  if (const char* reason = injected_failure.exchange(nullptr)) {
+                               const std::vector<block_piece>& pieces, const std::string& who,
+                               bool injectable) {
+  if (const char* reason = injectable ? injected_failure.exchange(nullptr) : nullptr) {
     return who + ": " + file.string() + ": write failed: " + reason;
   }
   const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);

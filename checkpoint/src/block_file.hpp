@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "checkpoint_attributes.hpp"
+#include "hdf5_file.hpp"
 
 namespace funcmesh::detail {
 
@@ -28,6 +29,15 @@ struct block_file_contents {
   std::vector<std::int64_t> block_rows;  // writer ranks + 1: block b is rows [b], [b + 1])
   std::vector<std::uint64_t> checksums;  // per block: of its global ids, then of each field
 };
+
+// A new file (truncated) for serial HDF5, its objects of 64 KiB or more on 4 KiB
+// boundaries (the ranks' pwrites then start on a page).
+hdf5_handle create_aligned_file(const std::filesystem::path& file, const std::string& who);
+// A contiguous dataset (rows x columns; 1-D when columns is 1), its space allocated now and
+// never filled: the ranks pwrite it. Returns its byte offset in the file.
+std::uint64_t allocated_dataset(hid_t root, const char* name, hid_t type, hsize_t rows,
+                                hsize_t columns, const std::string& who,
+                                const std::filesystem::path& file);
 
 // Rank 0 alone: creates (truncates) `file` with serial HDF5: the attributes, the block
 // table, and the datasets global_id and one per field, contiguous, allocated and never
@@ -45,8 +55,11 @@ struct block_piece {
 };
 // pwrites the pieces into `file` (which exists) and fsyncs it. No MPI, no HDF5: an
 // asynchronous checkpoint runs it on its own thread. Returns "" or what failed.
+// `injectable`: a failure injected by fail_next_checkpoint_write_for_testing lands here
+// (a checkpoint's rows), not in the writing of the checkpoints' mesh.
 std::string write_block_pieces(const std::filesystem::path& file,
-                               const std::vector<block_piece>& pieces, const std::string& who);
+                               const std::vector<block_piece>& pieces, const std::string& who,
+                               bool injectable = true);
 
 // What every rank needs to read a format-2 file, in the run's field order.
 struct block_read_plan {

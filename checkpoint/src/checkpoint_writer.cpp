@@ -24,6 +24,7 @@
 #include "block_checksum.hpp"
 #include "block_file.hpp"
 #include "checkpoint_files.hpp"
+#include "checkpoint_mesh.hpp"
 
 namespace funcmesh {
 
@@ -128,6 +129,12 @@ struct checkpoint_writer_state {
   std::filesystem::path temporary, file;
   bool in_flight = false;
   std::filesystem::path completed;  // the last checkpoint named
+  // For the XDMF description of the checkpoint in flight (options.xdmf): the mesh file
+  // written at construction, the fields' names and components, the time.
+  checkpoint_mesh viewer_mesh;
+  std::vector<std::string> names;
+  std::vector<int> components;
+  double t = 0.0;
   // Rank 0's deletion of the checkpoints beyond `keep` after the last one completed: on a
   // thread, since freeing a large file's blocks and cached pages takes as long as writing
   // a good part of it (started after the next file is laid out: the two contend for the
@@ -155,6 +162,8 @@ void checkpoint_writer_state::prune() {
       pruning_failure = std::string(who) + ": cannot delete the old checkpoint " + all[k].string() +
                         ": " + code.message();
     }
+    std::filesystem::path description = all[k];
+    std::filesystem::remove(description.replace_extension(".xdmf"), code);  // if there is one
   }
 }
 
@@ -216,6 +225,17 @@ std::filesystem::path checkpoint_writer_state::complete(bool prune_now) {
       finishing = e.what();
     }
   }
+  if (comm.rank() == 0 && finishing.empty() && options.xdmf) {
+    std::filesystem::path description = file;
+    description.replace_extension(".xdmf");
+    try {
+      write_xdmf(description,
+                 checkpoint_xdmf(viewer_mesh, file.filename().string(), t, names, components), who);
+    } catch (const std::exception& e) {
+      finishing = std::string(who) + ": the checkpoint " + file.string() +
+                  " is complete, but its XDMF description is not: " + e.what();
+    }
+  }
   mpi::agree(comm, finishing);
   completed = file;
   // The deletion the completion before asked for (long done, usually): its failure is
@@ -249,7 +269,8 @@ checkpoint_writer::checkpoint_writer(const distributed_layout& layout, std::file
     // A run stopped while writing left its .tmp (never taken for a checkpoint).
     for (const auto& entry : std::filesystem::directory_iterator(s.dir, code)) {
       const std::string name = entry.path().filename().string();
-      if (name.starts_with("checkpoint_") && name.ends_with(".h5.tmp")) {
+      if ((name.starts_with("checkpoint_") || name.starts_with("mesh_")) &&
+          (name.ends_with(".h5.tmp") || name.ends_with(".xdmf.tmp"))) {
         std::error_code ignored;
         std::filesystem::remove(entry.path(), ignored);
       }
@@ -267,6 +288,10 @@ checkpoint_writer::checkpoint_writer(const distributed_layout& layout, std::file
             "MPI_Allgather (checkpoint blocks)", layout.comm());
   s.block_rows.assign(1, 0);
   for (const std::int64_t n : counts) s.block_rows.push_back(s.block_rows.back() + n);
+  if (s.options.xdmf) {
+    s.viewer_mesh = detail::write_checkpoint_mesh(layout, s.dir, s.fingerprint, s.ids_checksum,
+                                                  "funcmesh::checkpoint_writer");
+  }
 }
 
 checkpoint_writer::checkpoint_writer(checkpoint_writer&&) noexcept = default;
@@ -315,6 +340,13 @@ std::filesystem::path checkpoint_writer::write_records(
   const MPI_Comm raw = s.layout.comm();
   const auto owned = static_cast<std::size_t>(s.layout.owned_count());
   s.file = s.dir / detail::checkpoint_name(step.step);
+  s.t = step.t;
+  s.names.clear();
+  s.components.clear();
+  for (const auto& f : fields) {
+    s.names.push_back(f.name);
+    s.components.push_back(f.components);
+  }
   s.temporary = s.file;
   s.temporary += ".tmp";
 

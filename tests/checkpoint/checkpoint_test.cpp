@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -370,6 +371,67 @@ TEST(checkpoint, keeps_the_newest_and_falls_back_past_a_corrupt_or_truncated_one
   }
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_THROW(fm::restart(layout, dir / "checkpoint_0000000020.h5", u2, q2), fm::agreed_error);
+}
+
+// Beside each checkpoint its XDMF description (the fields on the mesh, for ParaView and
+// VisIt), and once per layout the mesh it names; a second writer on the same layout uses
+// that mesh file again; {.xdmf = false} writes neither; a deleted checkpoint takes its
+// description along. (tests/examples/checkpoint_xdmf.sh reads them with meshio.)
+TEST(checkpoint, each_checkpoint_is_described_in_xdmf_on_the_mesh_of_its_layout) {
+  const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
+  const fs::path dir = fresh_directory("xdmf");
+  fm::dist_function<double> u(layout, "u");
+  fm::dist_function<state> q(layout, "q");
+  fill(layout, u, q);
+  auto meshes_in = [](const fs::path& folder) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      const std::string name = entry.path().filename().string();
+      if (name.starts_with("mesh_")) names.push_back(name);
+    }
+    return names;
+  };
+  {
+    fm::checkpoint_writer writer(layout, dir, {.keep = 1});
+    writer.write({.step = 10, .t = 0.5}, u, q);
+    writer.wait();
+  }
+  {
+    fm::checkpoint_writer again(layout, dir, {.keep = 1});
+    again.write({.step = 20, .t = 0.75}, u, q);
+    again.wait();
+  }
+  const fs::path plain = fresh_directory("xdmf_off");
+  {
+    fm::checkpoint_writer writer(layout, plain, {.xdmf = false});
+    writer.write({.step = 10}, u, q);
+  }
+  if (world_rank() == 0) {
+    const std::vector<std::string> meshes = meshes_in(dir);
+    ASSERT_EQ(meshes.size(), 1u) << "one mesh file per layout, written once";
+    EXPECT_TRUE(meshes[0].ends_with(".h5")) << meshes[0];
+    EXPECT_FALSE(fs::exists(dir / "checkpoint_0000000010.xdmf")) << "deleted with its checkpoint";
+    std::ifstream in(dir / "checkpoint_0000000020.xdmf");
+    ASSERT_TRUE(in) << "no checkpoint_0000000020.xdmf";
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cells = std::to_string(layout.global_cells());
+    for (const std::string& expected :
+         std::vector<std::string>{"<Time Value=\"0.75\"/>", "NumberOfElements=\"" + cells + "\"",
+                                  meshes[0] + ":/topology", meshes[0] + ":/points",
+                                  "<DataItem Dimensions=\"" + cells +
+                                      "\" NumberType=\"Float\" Precision=\"8\" "
+                                      "Format=\"HDF\">checkpoint_0000000020.h5:/u<",
+                                  "AttributeType=\"Vector\"",
+                                  "<DataItem Dimensions=\"" + cells +
+                                      " 3\" NumberType=\"Float\" Precision=\"8\" "
+                                      "Format=\"HDF\">checkpoint_0000000020.h5:/q<",
+                                  "checkpoint_0000000020.h5:/global_id"}) {
+      EXPECT_NE(text.find(expected), std::string::npos) << "no '" << expected << "' in\n" << text;
+    }
+    EXPECT_TRUE(meshes_in(plain).empty()) << "{.xdmf = false} wrote a mesh file";
+    EXPECT_FALSE(fs::exists(plain / "checkpoint_0000000010.xdmf"));
+    EXPECT_TRUE(fs::exists(plain / "checkpoint_0000000010.h5"));
+  }
 }
 
 // Asynchronous: write() returns with the state copied; the file is named only once the

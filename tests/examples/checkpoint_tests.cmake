@@ -100,3 +100,25 @@ foreach(example heat advection euler)
   funcmesh_example_test(example_${example}_help_checkpoints 1 60 "--restart TEXT"
                         $<TARGET_FILE:${example}> --help)
 endforeach()
+
+# Checkpoints and mesh files read back through their XDMF descriptions by a real client:
+# meshio (Debian's python3-meshio, for /usr/bin/python3) everywhere; ParaView (pvpython)
+# where it is installed (ci/install-deps does not: its python3-paraview replaces
+# python3-vtk9, and its 440 MB do not fit CI's time; docs/checkpoint.md has the run).
+if(FUNCMESH_ENABLE_HDF5)
+  set(xdmf_clients meshio)
+  find_program(FUNCMESH_PVPYTHON pvpython)
+  if(FUNCMESH_PVPYTHON)
+    list(APPEND xdmf_clients paraview)
+  endif()
+  foreach(client IN LISTS xdmf_clients)
+    add_test(NAME example_heat_checkpoint_xdmf_${client}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/../tests/examples/checkpoint_xdmf.sh ${client}
+                     ${CMAKE_CURRENT_SOURCE_DIR}/../tests/checkpoint/read_xdmf.py
+                     $<TARGET_FILE:heat> ${scratch}/xdmf_${client} -- ${mpirun} --oversubscribe
+                     ${MPIEXEC_PREFLAGS})
+    set_tests_properties(example_heat_checkpoint_xdmf_${client} PROPERTIES TIMEOUT 300
+                         PROCESSORS 3 LABELS "examples;mpi;checkpoint"
+                         ENVIRONMENT "${example_environment}")
+  endforeach()
+endif()

@@ -9,6 +9,7 @@
 #include <funcmesh/comm/mesh_file.hpp>
 #include <funcmesh/core/error.hpp>
 #include <funcmesh/partition/cell_type.hpp>
+#include <funcmesh/partition/xdmf.hpp>
 
 #include "mesh_file_hdf5.hpp"
 
@@ -84,8 +85,10 @@ namespace mesh_file_detail {
 // One element group's datasets (/cells or /boundary) and how much they hold.
 struct element_datasets {
   h5_handle group, types, offsets, nodes, ids, physical;
+  h5_handle xdmf;  // the cells only: xdmf_topology, the cells as an XDMF Mixed stream
   index_t rows = 0;
   index_t entries = 0;
+  index_t xdmf_entries = 0;
 
   // Chunks sized by the first block: a whole small mesh in one chunk per array.
   void create(hid_t root, const char* name, hsize_t rows_hint, hsize_t entries_hint,
@@ -101,9 +104,13 @@ struct element_datasets {
                            std::min(entries_hint, chunk_entries), true, file);
     ids = create_dataset(group.get(), "ids", H5T_STD_I64LE, 0, 0, row_chunk, true, file);
     physical = create_dataset(group.get(), "physical", H5T_STD_I32LE, 0, 0, row_chunk, true, file);
+    if (std::string_view(name) == "cells") {
+      xdmf = create_dataset(group.get(), "xdmf_topology", H5T_STD_I64LE, 0, 0,
+                            std::min(entries_hint + rows_hint, chunk_entries), true, file);
+    }
   }
   void close() {
-    for (h5_handle* h : {&types, &offsets, &nodes, &ids, &physical, &group}) h->reset();
+    for (h5_handle* h : {&types, &offsets, &nodes, &ids, &physical, &xdmf, &group}) h->reset();
   }
 };
 
@@ -174,7 +181,7 @@ void mesh_file_writer::state::append(mesh_file_detail::element_datasets& to,
               block.nodes.size(), path);
   }
   std::vector<std::int8_t> types;
-  std::vector<std::int64_t> offsets, ids;
+  std::vector<std::int64_t> offsets, ids, stream;
   for (std::size_t first = 0; first < block.types.size(); first += piece_rows) {
     const std::size_t last = std::min(block.types.size(), first + piece_rows);
     const auto rows = static_cast<hsize_t>(last - first);
@@ -202,6 +209,15 @@ void mesh_file_writer::state::append(mesh_file_detail::element_datasets& to,
     write_rows(to.nodes.get(), H5T_NATIVE_INT64, block.nodes.data() + begin,
                static_cast<hsize_t>(to.entries + begin), static_cast<hsize_t>(end - begin), 0, true,
                path);
+    if (to.xdmf.valid()) {
+      stream.clear();
+      for (std::size_t e = first; e < last; ++e) {
+        append_xdmf_cell(stream, block.types[e], block.nodes_of(static_cast<index_t>(e)));
+      }
+      write_rows(to.xdmf.get(), H5T_NATIVE_INT64, stream.data(),
+                 static_cast<hsize_t>(to.xdmf_entries), stream.size(), 0, true, path);
+      to.xdmf_entries += static_cast<index_t>(stream.size());
+    }
   }
   to.rows += block.size();
   to.entries += static_cast<index_t>(block.nodes.size());
@@ -302,6 +318,7 @@ void mesh_file_writer::finish() {
     }
     group->close();
   }
+  const index_t xdmf_entries = s.cells.xdmf_entries;
   const hid_t root = s.file.get();
   mesh_file_detail::write_string_attribute(root, "format", detail::mesh_file_format, writer_name,
                                            s.partial);
@@ -327,6 +344,24 @@ void mesh_file_writer::finish() {
   fs::rename(s.partial, s.path, code);
   if (code) s.refuse("cannot rename " + s.partial.string() + " into place: " + code.message());
   s.finished = true;
+  // Beside it, for ParaView and VisIt: FILE.xdmf describing the cells, their ids and
+  // physical groups on the nodes.
+  const std::string h5 = s.path.filename().string();
+  xdmf_grid grid;
+  grid.name = s.path.stem().string();
+  grid.cells = s.cells.rows;
+  grid.topology = {h5 + ":/cells/xdmf_topology", {xdmf_entries}, true};
+  grid.points = {h5 + ":/nodes/coordinates", {s.nodes, 3}, false};
+  grid.attributes.push_back({"id", {h5 + ":/cells/ids", {s.cells.rows}, true}});
+  grid.attributes.push_back({"physical", {h5 + ":/cells/physical", {s.cells.rows}, true, 4}});
+  fs::path description = s.path;
+  description.replace_extension(".xdmf");
+  try {
+    write_xdmf(description, grid, std::string(writer_name));
+  } catch (const std::exception& e) {
+    s.refuse(std::string("the mesh file is complete, but its XDMF description is not: ") +
+             e.what());
+  }
 }
 
 index_t mesh_file_writer::cells_written() const { return state_->cells.rows; }

@@ -20,3 +20,4 @@
 #include <funcmesh/partition/partition_metrics.hpp>
 #include <funcmesh/partition/partitioning.hpp>
 #include <funcmesh/partition/vtk_piece.hpp>
+#include <funcmesh/partition/xdmf.hpp>

@@ -33,6 +33,10 @@ struct checkpoint_options {
   // while the run goes on, and the next write(), wait() or the writer's end completes it.
   // false: write() returns once the checkpoint is complete.
   bool asynchronous = true;
+  // true: each checkpoint gets checkpoint_<step>.xdmf beside it, and the directory, once
+  // per mesh and rank count, the mesh it refers to (mesh_<hash>.h5: each rank's points and
+  // owned cells), so that ParaView and VisIt open a checkpoint's fields on the mesh.
+  bool xdmf = true;
 };
 
 // The step a checkpoint holds, as restart returns it.
