@@ -1,6 +1,8 @@
 #include "bench_machine.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 #include <funcmesh/faces/detail/freed_memory.hpp>
 
@@ -46,6 +48,35 @@ void print_goal(const goal_row& g) {
   std::printf("%s %s  (goal <= %s: %s%s%s)\n", g.name, value, target,
               !g.measured ? "SKIP" : (g.value <= g.target ? "PASS" : "MISS"),
               g.note.empty() ? "" : "; ", g.note.c_str());
+}
+
+widened_affinity::widened_affinity() {
+#if defined(__linux__)
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &all);
+  std::error_code code;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", code)) {
+    const auto tid = static_cast<pid_t>(std::atoi(task.path().filename().c_str()));
+    cpu_set_t mask;
+    if (tid <= 0 || sched_getaffinity(tid, sizeof mask, &mask) != 0) continue;
+    if (sched_setaffinity(tid, sizeof all, &all) == 0) saved_.emplace_back(tid, mask);
+  }
+#endif
+}
+
+widened_affinity::~widened_affinity() {
+#if defined(__linux__)
+  for (const auto& [tid, mask] : saved_) sched_setaffinity(tid, sizeof mask, &mask);
+#endif
+}
+
+int widened_affinity::cpus() {
+#if defined(__linux__)
+  cpu_set_t now;
+  if (sched_getaffinity(0, sizeof now, &now) == 0) return CPU_COUNT(&now);
+#endif
+  return 0;
 }
 
 }  // namespace euler_bench

@@ -282,10 +282,12 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
   double plain_ms = 0, plain_1core_ms = 0, gather_ms = 0, scatter_ms = 0, two_threads_ms = 0;
   bool time_two_threads = false;
   int section_1_cpus = 0;
+  std::size_t widened_threads = 0;
   std::vector<double> per_executor_ms(executors.size());
   if (rank == 0) {
     const widened_affinity cores;
     section_1_cpus = widened_affinity::cpus();
+    widened_threads = cores.threads();
     time_two_threads = cpu.kind() == fm::executor_kind::openmp && section_1_cpus >= 2;
     const fm::mesh grid = generate();
     plain_airfoil plain(grid, s.threads);
@@ -327,6 +329,10 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
     plain_1core_ms = plain_1core ? 1e3 * t[plain_1core_at] : plain_ms;
     std::printf("== 1. one rank (the whole grid, %d CPUs allowed), ms per iteration (medians)\n",
                 section_1_cpus);
+    std::printf(
+        "   how: rank 0 alone%s; its %zu threads allowed on every CPU for this section "
+        "(mpirun's binding lifted), as a process started without mpirun runs\n",
+        size > 1 ? ", the other ranks asleep in a barrier (no spinning)" : "", widened_threads);
     std::printf("   plain loops (raw arrays, serial face loop): %9.2f\n", plain_ms);
     if (plain_1core)
       std::printf("   plain loops on 1 thread                   : %9.2f\n", plain_1core_ms);
@@ -366,6 +372,7 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
     if (rank == 0) {
       std::printf("== 2. %d ranks, ms per iteration (medians; efficiency against one rank)\n",
                   size);
+      std::printf("   how: every rank, %d thread(s) each, bound as mpirun placed it\n", s.threads);
       std::printf("   funcmesh, gather form : %9.2f  (efficiency %.2f)\n", 1e3 * t[0],
                   gather_ms / (size * 1e3 * t[0]));
       std::printf("   funcmesh, scatter form: %9.2f  (efficiency %.2f)\n\n", 1e3 * t[1],
@@ -403,6 +410,8 @@ int run(fm::mpi::environment& env, int argc, char** argv) {
     }
     std::printf("== 3. one rank, the cells in a random order (seed %llu), ms per iteration\n",
                 static_cast<unsigned long long>(seed));
+    std::printf("   how: rank 0 alone, the other ranks asleep in a barrier, %d thread(s)\n",
+                s.threads);
     std::printf("   funcmesh, gather form, generated order: %9.2f\n", ordered_ms);
     std::printf("   funcmesh, gather form, shuffled       : %9.2f  (%.3f x generated order)\n",
                 shuffled_ms, shuffled_ms / ordered_ms);
