@@ -270,7 +270,7 @@ checkpoint_writer::checkpoint_writer(const distributed_layout& layout, std::file
     for (const auto& entry : std::filesystem::directory_iterator(s.dir, code)) {
       const std::string name = entry.path().filename().string();
       if ((name.starts_with("checkpoint_") || name.starts_with("mesh_")) &&
-          (name.ends_with(".h5.tmp") || name.ends_with(".xdmf.tmp"))) {
+          (name.ends_with(".h5.tmp") || name.ends_with(".xdmf.part"))) {
         std::error_code ignored;
         std::filesystem::remove(entry.path(), ignored);
       }

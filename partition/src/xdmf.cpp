@@ -2,15 +2,11 @@
 // that no XDMF library is needed to write it (Debian's python3-xdmf cannot even load).
 #include <funcmesh/partition/xdmf.hpp>
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <sstream>
 
 #include <funcmesh/core/error.hpp>
+#include <funcmesh/io/detail/atomic_file.hpp>
+#include <funcmesh/io/detail/xml_escape.hpp>
 
 namespace funcmesh {
 
@@ -47,38 +43,11 @@ void append_xdmf_cell(std::vector<std::int64_t>& stream, cell_type type,
 
 namespace {
 
-// XML's five special characters, for names and file references.
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 void data_item(std::ostringstream& out, const xdmf_array& a, const char* indent) {
   out << indent << "<DataItem Dimensions=\"";
   for (std::size_t k = 0; k < a.dimensions.size(); ++k) out << (k ? " " : "") << a.dimensions[k];
   out << "\" NumberType=\"" << (a.integer ? "Int" : "Float") << "\" Precision=\"" << a.precision
-      << "\" Format=\"HDF\">" << escaped(a.reference) << "</DataItem>\n";
+      << "\" Format=\"HDF\">" << io::detail::xml_escaped(a.reference) << "</DataItem>\n";
 }
 
 }  // namespace
@@ -90,10 +59,11 @@ std::string xdmf_text(const xdmf_grid& grid) {
   const bool timed = grid.time.has_value();
   const char* in = timed ? "   " : "  ";
   if (timed) {
-    out << "  <Grid Name=\"" << escaped(grid.name)
+    out << "  <Grid Name=\"" << io::detail::xml_escaped(grid.name)
         << " series\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   }
-  out << in << "<Grid Name=\"" << escaped(grid.name) << "\" GridType=\"Uniform\">\n";
+  out << in << "<Grid Name=\"" << io::detail::xml_escaped(grid.name)
+      << "\" GridType=\"Uniform\">\n";
   const std::string inner = std::string(in) + " ";
   const std::string item = inner + " ";
   if (timed) out << inner << "<Time Value=\"" << *grid.time << "\"/>\n";
@@ -105,8 +75,8 @@ std::string xdmf_text(const xdmf_grid& grid) {
   for (const xdmf_attribute& a : grid.attributes) {
     const std::int64_t components = a.values.dimensions.size() > 1 ? a.values.dimensions[1] : 1;
     const char* type = components == 1 ? "Scalar" : components == 3 ? "Vector" : "Matrix";
-    out << inner << "<Attribute Name=\"" << escaped(a.name) << "\" AttributeType=\"" << type
-        << "\" Center=\"Cell\">\n";
+    out << inner << "<Attribute Name=\"" << io::detail::xml_escaped(a.name) << "\" AttributeType=\""
+        << type << "\" Center=\"Cell\">\n";
     data_item(out, a.values, item.c_str());
     out << inner << "</Attribute>\n";
   }
@@ -118,32 +88,7 @@ std::string xdmf_text(const xdmf_grid& grid) {
 
 void write_xdmf(const std::filesystem::path& file, const xdmf_grid& grid, const std::string& who) {
   const std::string text = xdmf_text(grid);
-  std::filesystem::path temporary = file;
-  temporary += ".tmp";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw error(who + ": cannot create " + temporary.string() + ": " + std::strerror(errno));
-  }
-  std::size_t done = 0;
-  std::string failure;
-  while (done < text.size() && failure.empty()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) failure = std::string("write failed: ") + std::strerror(n < 0 ? errno : ENOSPC);
-    if (n > 0) done += static_cast<std::size_t>(n);
-  }
-  if (failure.empty() && ::fsync(fd) != 0)
-    failure = std::string("fsync failed: ") + std::strerror(errno);
-  if (::close(fd) != 0 && failure.empty()) {
-    failure = std::string("close failed: ") + std::strerror(errno);
-  }
-  if (failure.empty() && std::rename(temporary.c_str(), file.c_str()) != 0) {
-    failure = std::string("cannot rename it into place: ") + std::strerror(errno);
-  }
-  if (!failure.empty()) {
-    std::remove(temporary.c_str());
-    throw error(who + ": " + file.string() + ": " + failure);
-  }
+  io::detail::write_atomically(file, who, [&](std::ostream& out) { out << text; });
 }
 
 }  // namespace funcmesh

@@ -1,4 +1,4 @@
-#include "atomic_file.hpp"
+#include <funcmesh/io/detail/atomic_file.hpp>
 
 #include <cerrno>
 #include <cstring>

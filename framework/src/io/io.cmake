@@ -9,5 +9,6 @@ target_sources(funcmesh_framework PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/polygons.cpp
   ${CMAKE_CURRENT_LIST_DIR}/png_writer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/render.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/vtu.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/vtu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/xml_escape.cpp)
 target_link_libraries(funcmesh_framework PRIVATE PNG::PNG)

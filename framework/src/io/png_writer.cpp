@@ -12,7 +12,7 @@
 
 #include <funcmesh/core/error.hpp>
 
-#include "atomic_file.hpp"
+#include <funcmesh/io/detail/atomic_file.hpp>
 
 namespace funcmesh::io {
 

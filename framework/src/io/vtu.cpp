@@ -11,7 +11,8 @@
 
 #include <funcmesh/core/error.hpp>
 
-#include "atomic_file.hpp"
+#include <funcmesh/io/detail/atomic_file.hpp>
+#include <funcmesh/io/detail/xml_escape.hpp>
 
 namespace funcmesh::io {
 
@@ -26,30 +27,6 @@ std::string_view vtk_type_name() {
   if constexpr (std::is_same_v<T, std::int32_t>) return "Int32";
   if constexpr (std::is_same_v<T, std::int64_t>) return "Int64";
   if constexpr (std::is_same_v<T, std::uint8_t>) return "UInt8";
-}
-
-// XML attribute values: field names are the user's.
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 // The appended block, built while the XML header is written: each array's offset is the
@@ -69,7 +46,7 @@ template <class T>
 void data_array(std::ostream& out, appended& block, std::string_view name, int components,
                 std::span<const T> values) {
   out << "<DataArray type=\"" << vtk_type_name<T>() << "\"";
-  if (!name.empty()) out << " Name=\"" << escaped(name) << "\"";
+  if (!name.empty()) out << " Name=\"" << detail::xml_escaped(name) << "\"";
   if (components != 1) out << " NumberOfComponents=\"" << components << "\"";
   out << " format=\"appended\" offset=\"" << block.add(values.data(), values.size_bytes())
       << "\"/>\n";
@@ -158,13 +135,14 @@ void write_pvtu(const std::filesystem::path& file, std::span<const std::string> 
            "<PPoints>\n<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n</PPoints>\n"
            "<PCellData>\n";
     for (const field_layout& field : fields) {
-      out << "<PDataArray type=\"" << field.vtk_type << "\" Name=\"" << escaped(field.name) << "\"";
+      out << "<PDataArray type=\"" << field.vtk_type << "\" Name=\""
+          << detail::xml_escaped(field.name) << "\"";
       if (field.components != 1) out << " NumberOfComponents=\"" << field.components << "\"";
       out << "/>\n";
     }
     out << "</PCellData>\n";
     for (const std::string& piece : pieces) {
-      out << "<Piece Source=\"" << escaped(piece) << "\"/>\n";
+      out << "<Piece Source=\"" << detail::xml_escaped(piece) << "\"/>\n";
     }
     out << "</PUnstructuredGrid>\n</VTKFile>\n";
   });
@@ -178,7 +156,7 @@ void write_pvd(const std::filesystem::path& file, std::span<const pvd_entry> ent
     out << std::setprecision(std::numeric_limits<double>::max_digits10);
     for (const pvd_entry& entry : entries) {
       out << "<DataSet timestep=\"" << entry.time << "\" group=\"\" part=\"0\" file=\""
-          << escaped(entry.file) << "\"/>\n";
+          << detail::xml_escaped(entry.file) << "\"/>\n";
     }
     out << "</Collection>\n</VTKFile>\n";
   });

@@ -57,7 +57,7 @@ struct xdmf_grid {
 // The XDMF 3 document describing `grid`.
 std::string xdmf_text(const xdmf_grid& grid);
 
-// Writes xdmf_text(grid) to `file` atomically (FILE.tmp, fsync'ed, renamed). Throws
+// Writes xdmf_text(grid) to `file` atomically (FILE.part, renamed). Throws
 // funcmesh::error naming `who`, the file and what failed.
 void write_xdmf(const std::filesystem::path& file, const xdmf_grid& grid, const std::string& who);
 

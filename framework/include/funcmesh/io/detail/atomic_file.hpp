@@ -1,5 +1,6 @@
 // write_atomically: writes a file through a stream into "<file>.part" and renames it, so
-// that a failed or interrupted write never leaves a file that looks complete. Internal.
+// that a failed or interrupted write never leaves a file that looks complete. Internal
+// (detail): the framework's VTK and PNG writers and the XDMF descriptions use it.
 #pragma once
 
 #include <filesystem>
