@@ -1,5 +1,6 @@
 #include "bench_machine.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -62,12 +63,29 @@ widened_affinity::widened_affinity() {
     if (tid <= 0 || sched_getaffinity(tid, sizeof mask, &mask) != 0) continue;
     if (sched_setaffinity(tid, sizeof all, &all) == 0) saved_.emplace_back(tid, mask);
   }
+  // The main thread (tid == pid) first: its mask is the one new threads get back.
+  std::stable_partition(saved_.begin(), saved_.end(),
+                        [](const auto& entry) { return entry.first == ::getpid(); });
 #endif
 }
 
+// Restores the threads that still exist; threads started inside the scope (an OpenMP team
+// grown for "2 threads") get the main thread's mask, so later sections run as mpirun
+// placed the rank.
 widened_affinity::~widened_affinity() {
 #if defined(__linux__)
-  for (const auto& [tid, mask] : saved_) sched_setaffinity(tid, sizeof mask, &mask);
+  if (saved_.empty()) return;
+  const cpu_set_t main_mask = saved_.front().second;  // the main thread's (sorted first)
+  std::error_code code;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", code)) {
+    const auto tid = static_cast<pid_t>(std::atoi(task.path().filename().c_str()));
+    if (tid <= 0) continue;
+    const cpu_set_t* mask = &main_mask;
+    for (const auto& [saved_tid, saved_mask] : saved_) {
+      if (saved_tid == tid) mask = &saved_mask;
+    }
+    sched_setaffinity(tid, sizeof *mask, mask);
+  }
 #endif
 }
 

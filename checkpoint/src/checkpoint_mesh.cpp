@@ -3,8 +3,13 @@
 // holds more than its part.
 #include "checkpoint_mesh.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <system_error>
 
 #include <funcmesh/comm/communicator.hpp>
@@ -18,11 +23,16 @@ namespace funcmesh::detail {
 
 namespace {
 
-// What every rank tells the others: its points, its topology entries, its ids' checksum.
+// What every rank tells the others: its points and topology entries, and checksums of its
+// cell ids (the block order), its coordinates and its topology: together they name the
+// mesh file, so that a file of another geometry, partition or halo is never taken for it.
 struct rank_piece {
   std::int64_t points = 0, topology = 0;
-  std::uint64_t ids_checksum = 0;
+  std::uint64_t ids_checksum = 0, points_checksum = 0, topology_checksum = 0;
 };
+
+// The mesh files' layout, in their names' hash: a later change of the layout changes it.
+constexpr std::uint64_t mesh_file_version = 1;
 
 }  // namespace
 
@@ -35,35 +45,49 @@ checkpoint_mesh write_checkpoint_mesh(const distributed_layout& layout,
   const index_t owned = layout.owned_count();
 
   // Every local point (a few halo-only ones among them, unused), and the owned cells in
-  // local order, numbered from this rank's first point.
-  std::vector<std::int64_t> stream;
-  rank_piece mine{static_cast<std::int64_t>(local.node_count()), 0, ids_checksum};
-  std::vector<rank_piece> all(static_cast<std::size_t>(comm.size()));
-  // The points first: the cells' numbers need this rank's first point.
-  check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, raw),
-            "MPI_Allgather (checkpoint mesh)", raw);
+  // local order, numbered from this rank's first point (an exclusive prefix sum).
+  const auto points = static_cast<std::int64_t>(local.node_count());
   std::int64_t first_point = 0;
-  for (int r = 0; r < comm.rank(); ++r) first_point += all[static_cast<std::size_t>(r)].points;
-  stream.reserve(
-      static_cast<std::size_t>(owned + local.cells.offsets[static_cast<std::size_t>(owned)]));
-  for (index_t c = 0; c < owned; ++c) {
-    append_xdmf_cell(stream, local.cells.types[static_cast<std::size_t>(c)],
-                     local.cells.nodes_of(c), first_point);
+  check_mpi(MPI_Exscan(&points, &first_point, 1, MPI_INT64_T, MPI_SUM, raw),
+            "MPI_Exscan (checkpoint mesh)", raw);
+  if (comm.rank() == 0) first_point = 0;  // MPI leaves rank 0's result undefined
+  std::vector<std::int64_t> stream;
+  rank_piece mine{points, 0, ids_checksum, 0, 0};
+  std::string failure;
+  try {
+    stream.reserve(
+        static_cast<std::size_t>(owned + local.cells.offsets[static_cast<std::size_t>(owned)]));
+    for (index_t c = 0; c < owned; ++c) {
+      append_xdmf_cell(stream, local.cells.types[static_cast<std::size_t>(c)],
+                       local.cells.nodes_of(c), first_point);
+    }
+    mine.topology = static_cast<std::int64_t>(stream.size());
+    mine.points_checksum = checksum_of(local.coordinates.data(),
+                                       local.coordinates.size() * sizeof(local.coordinates[0]));
+    mine.topology_checksum = checksum_of(stream.data(), stream.size() * sizeof(std::int64_t));
+  } catch (const std::exception& e) {  // memory, a cell XDMF has no code for
+    failure = who + ": the checkpoints' mesh: " + e.what();
   }
-  mine.topology = static_cast<std::int64_t>(stream.size());
+  mpi::agree(comm, failure);
+  std::vector<rank_piece> all(static_cast<std::size_t>(comm.size()));
   check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, raw),
             "MPI_Allgather (checkpoint mesh)", raw);
 
   checkpoint_mesh result;
   result.cells = layout.global_cells();
   std::int64_t first_entry = 0;
-  std::vector<std::uint64_t> signature{fingerprint, static_cast<std::uint64_t>(comm.size())};
+  std::vector<std::uint64_t> signature{mesh_file_version, fingerprint,
+                                       static_cast<std::uint64_t>(comm.size())};
   for (int r = 0; r < comm.size(); ++r) {
     const rank_piece& p = all[static_cast<std::size_t>(r)];
     if (r < comm.rank()) first_entry += p.topology;
     result.points += p.points;
     result.topology += p.topology;
-    signature.push_back(p.ids_checksum);
+    for (const std::uint64_t v :
+         {static_cast<std::uint64_t>(p.points), static_cast<std::uint64_t>(p.topology),
+          p.ids_checksum, p.points_checksum, p.topology_checksum}) {
+      signature.push_back(v);
+    }
   }
   char name[40];
   std::snprintf(name, sizeof name, "mesh_%016" PRIx64 ".h5",
@@ -103,7 +127,7 @@ checkpoint_mesh write_checkpoint_mesh(const distributed_layout& layout,
        offsets[1] + static_cast<std::uint64_t>(first_point) * 24},
       {stream.data(), stream.size() * sizeof(std::int64_t),
        offsets[2] + static_cast<std::uint64_t>(first_entry) * 8}};
-  std::string failure = write_block_pieces(temporary, pieces, who, /*injectable=*/false);
+  failure = write_block_pieces(temporary, pieces, who, /*injectable=*/false);
   try {
     mpi::agree(comm, failure);
   } catch (...) {
@@ -119,6 +143,14 @@ checkpoint_mesh write_checkpoint_mesh(const distributed_layout& layout,
       throw error(who + ": cannot name the checkpoints' mesh " + file.string() + ": " +
                   code.message());
     }
+    // The name made durable, as a checkpoint's is.
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+      const int reason = errno;
+      if (fd >= 0) ::close(fd);
+      throw error(who + ": " + dir.string() + ": fsync failed: " + std::strerror(reason));
+    }
+    ::close(fd);
   });
   return result;
 }

@@ -158,9 +158,12 @@ void checkpoint_writer_state::prune() {
   std::vector<std::filesystem::path> all = checkpoints_in(dir);
   for (std::size_t k = static_cast<std::size_t>(options.keep); k < all.size(); ++k) {
     std::error_code code;
-    if (!std::filesystem::remove(all[k], code) && code && pruning_failure.empty()) {
-      pruning_failure = std::string(who) + ": cannot delete the old checkpoint " + all[k].string() +
-                        ": " + code.message();
+    if (!std::filesystem::remove(all[k], code) && code) {
+      if (pruning_failure.empty()) {
+        pruning_failure = std::string(who) + ": cannot delete the old checkpoint " +
+                          all[k].string() + ": " + code.message();
+      }
+      continue;  // its description stays with it
     }
     std::filesystem::path description = all[k];
     std::filesystem::remove(description.replace_extension(".xdmf"), code);  // if there is one
@@ -211,9 +214,15 @@ std::filesystem::path checkpoint_writer_state::complete(bool prune_now) {
     throw;
   }
   std::string finishing;
+  std::filesystem::path description = file;
+  description.replace_extension(".xdmf");
   if (comm.rank() == 0) {
     bool named = false;
     try {
+      // A description of this step left by an earlier run (another layout's mesh, or
+      // none wanted now) must not describe the new file.
+      std::error_code ignored;
+      std::filesystem::remove(description, ignored);
       // Every rank fsync'ed the file after its rows, rank 0 after the metadata it wrote
       // before them: only the name is left to make durable.
       std::filesystem::rename(temporary, file);
@@ -225,15 +234,17 @@ std::filesystem::path checkpoint_writer_state::complete(bool prune_now) {
       finishing = e.what();
     }
   }
+  // The checkpoint is complete: a description that cannot be written (a full disk) is said
+  // on rank 0's stderr, and the run goes on (the next write() reports a full disk anyway).
   if (comm.rank() == 0 && finishing.empty() && options.xdmf) {
-    std::filesystem::path description = file;
-    description.replace_extension(".xdmf");
     try {
       write_xdmf(description,
                  checkpoint_xdmf(viewer_mesh, file.filename().string(), t, names, components), who);
     } catch (const std::exception& e) {
-      finishing = std::string(who) + ": the checkpoint " + file.string() +
-                  " is complete, but its XDMF description is not: " + e.what();
+      std::fprintf(stderr,
+                   "%s: warning: the checkpoint %s is complete, but its XDMF description "
+                   "is not: %s\n",
+                   who, file.c_str(), e.what());
     }
   }
   mpi::agree(comm, finishing);

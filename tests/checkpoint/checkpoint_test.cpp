@@ -391,10 +391,15 @@ TEST(checkpoint, each_checkpoint_is_described_in_xdmf_on_the_mesh_of_its_layout)
     }
     return names;
   };
+  fs::file_time_type written{};
   {
     fm::checkpoint_writer writer(layout, dir, {.keep = 1});
     writer.write({.step = 10, .t = 0.5}, u, q);
     writer.wait();
+    if (world_rank() == 0) {
+      ASSERT_EQ(meshes_in(dir).size(), 1u);
+      written = fs::last_write_time(dir / meshes_in(dir)[0]);
+    }
   }
   {
     fm::checkpoint_writer again(layout, dir, {.keep = 1});
@@ -408,8 +413,9 @@ TEST(checkpoint, each_checkpoint_is_described_in_xdmf_on_the_mesh_of_its_layout)
   }
   if (world_rank() == 0) {
     const std::vector<std::string> meshes = meshes_in(dir);
-    ASSERT_EQ(meshes.size(), 1u) << "one mesh file per layout, written once";
+    ASSERT_EQ(meshes.size(), 1u) << "one mesh file per layout";
     EXPECT_TRUE(meshes[0].ends_with(".h5")) << meshes[0];
+    EXPECT_EQ(fs::last_write_time(dir / meshes[0]), written) << "written once, then used again";
     EXPECT_FALSE(fs::exists(dir / "checkpoint_0000000010.xdmf")) << "deleted with its checkpoint";
     std::ifstream in(dir / "checkpoint_0000000020.xdmf");
     ASSERT_TRUE(in) << "no checkpoint_0000000020.xdmf";

@@ -1,12 +1,13 @@
 """Reads a funcmesh XDMF description (a checkpoint's, or a mesh file's) with a real client
 and checks it against what the run printed.
 
-  read_xdmf.py meshio FILE.xdmf [--sum-vu S] [--cells N]   Debian's /usr/bin/python3
-  pvpython read_xdmf.py paraview FILE.xdmf [--sum-vu S] [--cells N]
+  read_xdmf.py meshio FILE.xdmf [--sum-vu S] [--cells N] [--volume V]   /usr/bin/python3
+  pvpython read_xdmf.py paraview FILE.xdmf [--sum-vu S] [--cells N] [--volume V]
 
 meshio (python3-meshio) reads the XML and the HDF5 datasets it names; ParaView (pvpython)
 reads them with its XDMF reader and integrates. Either way the check is the same: the
-number of cells, global_id a permutation of 0..N-1 (where the file has one), and sum over
+number of cells, global_id a permutation of 0..N-1 (where the file has one), the cells'
+total volume (--volume: a mesh file's), and sum over
 cells of volume x u, computed from the points, the cells and u as the client sees them,
 equal to the run's own reproducible sum within 1e-12 relative: a field read in another
 order than its cells, or cells on wrong points, changes it. Fails, never skips.
@@ -38,11 +39,19 @@ def tet_volume(a, b, c, d):
 
 
 def volume(kind, p):
+    """Exact for triangles, planar quads, tets, and hexes with planar faces (6 tets)."""
     if kind in ("triangle", "quad"):
         return polygon_area(p)
     if kind == "tetra":
         return tet_volume(*p)
-    sys.exit(f"read_xdmf.py: no volume formula for {kind} cells here (use triangles, quads, tets)")
+    if kind == "hexahedron":
+        # VTK's order: 0-3 the bottom face, 4-7 the top; six tets around the 0-6 diagonal.
+        # Nodes in another order give twisted tets and another total.
+        return sum(
+            tet_volume(p[0], p[a], p[b], p[6])
+            for a, b in ((1, 2), (2, 3), (3, 7), (7, 4), (4, 5), (5, 1))
+        )
+    sys.exit(f"read_xdmf.py: no volume formula for {kind} cells here")
 
 
 def read_meshio(path):
@@ -63,7 +72,11 @@ def read_meshio(path):
     return points, blocks, cell_data, t
 
 
-def check_meshio(path, expected_sum, expected_cells):
+def total_volume(points, blocks):
+    return sum(volume(kind, [points[n] for n in nodes]) for kind, c in blocks for nodes in c)
+
+
+def check_meshio(path, expected_sum, expected_cells, expected_volume=None):
     points, blocks, cell_data, t = read_meshio(path)
     cells = sum(len(c) for _, c in blocks)
     print(
@@ -77,6 +90,11 @@ def check_meshio(path, expected_sum, expected_cells):
         ids = sorted(int(i) for values in cell_data["global_id"] for i in values)
         if ids != list(range(cells)):
             failures.append("global_id is not a permutation of 0..cells-1")
+    if expected_volume is not None:
+        measured = total_volume(points, blocks)
+        print(f"meshio: volume {measured:.17e}, expected {expected_volume:.17e}")
+        if abs(measured - expected_volume) > 1e-12 * abs(expected_volume):
+            failures.append(f"the cells' volume {measured!r} is not {expected_volume!r}")
     if expected_sum is not None:
         total = 0.0
         for (kind, connectivity), u in zip(blocks, cell_data["u"]):
@@ -88,7 +106,7 @@ def check_meshio(path, expected_sum, expected_cells):
     return failures
 
 
-def check_paraview(path, expected_sum, expected_cells):
+def check_paraview(path, expected_sum, expected_cells, expected_volume=None):
     import os
 
     from paraview import servermanager
@@ -112,6 +130,13 @@ def check_paraview(path, expected_sum, expected_cells):
     failures = []
     if expected_cells is not None and cells != expected_cells:
         failures.append(f"{cells} cells, the run has {expected_cells}")
+    if expected_volume is not None:
+        integrated = servermanager.Fetch(IntegrateVariables(Input=reader))
+        name = "Volume" if integrated.GetCellData().GetArray("Volume") else "Area"
+        measured = integrated.GetCellData().GetArray(name).GetValue(0)
+        print(f"paraview: {name} {measured:.17e}, expected {expected_volume:.17e}")
+        if abs(measured - expected_volume) > 1e-12 * abs(expected_volume):
+            failures.append(f"ParaView's {name} {measured!r} is not {expected_volume!r}")
     if expected_sum is not None:
         integrated = servermanager.Fetch(IntegrateVariables(Input=reader))
         total = integrated.GetCellData().GetArray("u").GetValue(0)
@@ -130,8 +155,9 @@ def main(argv):
     options = dict(zip(argv[3::2], argv[4::2]))
     expected_sum = float(options["--sum-vu"]) if "--sum-vu" in options else None
     expected_cells = int(options["--cells"]) if "--cells" in options else None
+    expected_volume = float(options["--volume"]) if "--volume" in options else None
     check = check_meshio if client == "meshio" else check_paraview
-    failures = check(path, expected_sum, expected_cells)
+    failures = check(path, expected_sum, expected_cells, expected_volume)
     for f in failures:
         print(f"FAIL: {f}")
     if not failures:

@@ -354,8 +354,14 @@ void mesh_file_writer::finish() {
   grid.points = {h5 + ":/nodes/coordinates", {s.nodes, 3}, false};
   grid.attributes.push_back({"id", {h5 + ":/cells/ids", {s.cells.rows}, true}});
   grid.attributes.push_back({"physical", {h5 + ":/cells/physical", {s.cells.rows}, true, 4}});
+  // FILE.xdmf beside FILE.h5; a mesh file named *.xdmf gets FILE.xdmf.xdmf rather than
+  // its own description written over it.
   fs::path description = s.path;
-  description.replace_extension(".xdmf");
+  if (description.extension() == ".xdmf") {
+    description += ".xdmf";
+  } else {
+    description.replace_extension(".xdmf");
+  }
   try {
     write_xdmf(description, grid, std::string(writer_name));
   } catch (const std::exception& e) {
