@@ -8,7 +8,8 @@
 // tangent to every wall, so nothing enters or leaves: the total mass sum(V u) is conserved
 // to round-off, which the program checks and prints. Where the flow crosses the mesh's
 // boundary (a cylinder, an L-shape, a hole) u leaves through the outflow faces and nothing
-// flows in: the program checks that the mass only falls and that u stays non-negative.
+// flows in: the program checks that the mass only falls and that u stays non-negative
+// (an SSP scheme's bound at cfl <= 1; with rk4 or a larger cfl nothing is checked).
 // --verbose also prints every rank's peak resident size and its resident size at the end,
 // in MiB and bytes per owned cell. --steps N runs to step N; --checkpoint-every K writes
 // checkpoints and --restart FILE|latest continues from one.

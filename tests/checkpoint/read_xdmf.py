@@ -5,28 +5,30 @@ and checks it against what the run printed.
   pvpython read_xdmf.py paraview FILE.xdmf [--sum-vu S] [--cells N] [--volume V]
 
 meshio (python3-meshio) reads the XML and the HDF5 datasets it names; ParaView (pvpython)
-reads them with its XDMF reader and integrates. Either way the check is the same: the
-number of cells, global_id a permutation of 0..N-1 (where the file has one), the cells'
-total volume (--volume: a mesh file's), and sum over
-cells of volume x u, computed from the points, the cells and u as the client sees them,
-equal to the run's own reproducible sum within 1e-12 relative: a field read in another
-order than its cells, or cells on wrong points, changes it. Fails, never skips.
+reads them with its XDMF reader and integrates. The checks: the number of cells; global_id
+a permutation of 0..N-1 (where the file has one); with meshio, every cell positively
+oriented in VTK's node order (a hexahedron upside down, a prism in Gmsh's order, show up);
+the cells' total volume (--volume: a mesh file's); the sum over cells of volume x u,
+computed from the points, the cells and u as the client sees them, equal to the run's own
+reproducible sum within 1e-12 relative (a field read in another order than its cells, or
+cells on wrong points, changes it). Fails, never skips.
 """
 
 import sys
 
 
 def polygon_area(p):
-    """Shoelace area of a planar polygon in the z = 0 plane (triangles, quads)."""
+    """Signed shoelace area of a polygon in the z = 0 plane: positive counterclockwise."""
     area = 0.0
     for k in range(len(p)):
         x0, y0 = p[k][0], p[k][1]
         x1, y1 = p[(k + 1) % len(p)][0], p[(k + 1) % len(p)][1]
         area += x0 * y1 - x1 * y0
-    return abs(area) / 2
+    return area / 2
 
 
 def tet_volume(a, b, c, d):
+    """Signed: positive when (b - a, c - a, d - a) is right-handed (VTK's orientation)."""
     u = [b[i] - a[i] for i in range(3)]
     v = [c[i] - a[i] for i in range(3)]
     w = [d[i] - a[i] for i in range(3)]
@@ -35,11 +37,13 @@ def tet_volume(a, b, c, d):
         - u[1] * (v[0] * w[2] - v[2] * w[0])
         + u[2] * (v[0] * w[1] - v[1] * w[0])
     )
-    return abs(det) / 6
+    return det / 6
 
 
 def volume(kind, p):
-    """Exact for triangles, planar quads, tets, and hexes with planar faces (6 tets)."""
+    """Signed: positive for a cell in VTK's (XDMF's) node order and orientation, so a cell
+    read in another order (a hex upside down, a wedge's triangles not turned) shows up
+    negative. Exact for triangles, planar quads, tets, and hexes with planar faces."""
     if kind in ("triangle", "quad"):
         return polygon_area(p)
     if kind == "tetra":
@@ -50,6 +54,13 @@ def volume(kind, p):
         return sum(
             tet_volume(p[0], p[a], p[b], p[6])
             for a, b in ((1, 2), (2, 3), (3, 7), (7, 4), (4, 5), (5, 1))
+        )
+    if kind == "wedge":
+        # VTK's wedge: the triangle 0-1-2's normal points away from 3-4-5; three tets.
+        return (
+            tet_volume(p[0], p[2], p[1], p[3])
+            + tet_volume(p[1], p[2], p[5], p[3])
+            + tet_volume(p[1], p[5], p[4], p[3])
         )
     sys.exit(f"read_xdmf.py: no volume formula for {kind} cells here")
 
@@ -72,8 +83,8 @@ def read_meshio(path):
     return points, blocks, cell_data, t
 
 
-def total_volume(points, blocks):
-    return sum(volume(kind, [points[n] for n in nodes]) for kind, c in blocks for nodes in c)
+def cell_volumes(points, blocks):
+    return [volume(kind, [points[n] for n in nodes]) for kind, c in blocks for nodes in c]
 
 
 def check_meshio(path, expected_sum, expected_cells, expected_volume=None):
@@ -90,8 +101,12 @@ def check_meshio(path, expected_sum, expected_cells, expected_volume=None):
         ids = sorted(int(i) for values in cell_data["global_id"] for i in values)
         if ids != list(range(cells)):
             failures.append("global_id is not a permutation of 0..cells-1")
+    volumes = cell_volumes(points, blocks)
+    inverted = sum(1 for v in volumes if not v > 0)
+    if inverted:
+        failures.append(f"{inverted} cells not positively oriented in VTK's node order")
     if expected_volume is not None:
-        measured = total_volume(points, blocks)
+        measured = sum(volumes)
         print(f"meshio: volume {measured:.17e}, expected {expected_volume:.17e}")
         if abs(measured - expected_volume) > 1e-12 * abs(expected_volume):
             failures.append(f"the cells' volume {measured!r} is not {expected_volume!r}")

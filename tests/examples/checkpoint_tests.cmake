@@ -122,7 +122,9 @@ if(FUNCMESH_ENABLE_HDF5)
     add_test(NAME example_heat_checkpoint_xdmf_${client}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/../tests/examples/checkpoint_xdmf.sh ${client}
                      ${CMAKE_CURRENT_SOURCE_DIR}/../tests/checkpoint/read_xdmf.py
-                     $<TARGET_FILE:heat> ${scratch}/xdmf_${client} -- ${mpirun} --oversubscribe
+                     $<TARGET_FILE:heat>
+                     ${CMAKE_CURRENT_SOURCE_DIR}/../tests/partition/data/gmsh/prisms.geo
+                     ${scratch}/xdmf_${client} -- ${mpirun} --oversubscribe
                      ${MPIEXEC_PREFLAGS})
     set_tests_properties(example_heat_checkpoint_xdmf_${client} PROPERTIES TIMEOUT 300
                          PROCESSORS 3 LABELS "examples;mpi;checkpoint"

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Checkpoints and mesh files open in a real XDMF client: heat's checkpoints (2-D triangles
-# on 3 ranks, the restart's on 2 ranks with a mesh file of its own, 3-D tetrahedra) and a
-# funcmesh mesh file (--save-mesh) are read back through their .xdmf by CLIENT (meshio, or
-# ParaView through pvpython), which must find the run's own cells and its printed sum of
-# V u (tests/checkpoint/read_xdmf.py). Pruned checkpoints lose their .xdmf too.
-# Usage: checkpoint_xdmf.sh CLIENT READ_XDMF HEAT SCRATCH -- MPIEXEC NUMPROC_FLAG [PREFLAGS...]
+# on 3 ranks, the restart's on 2 ranks with a mesh file of its own, 3-D tetrahedra,
+# hexahedra and prisms) and funcmesh mesh files (--save-mesh) are read back through their
+# .xdmf by CLIENT (meshio, or ParaView through pvpython), which must find the run's own
+# cells, each positively oriented in VTK's node order, and its printed sum of V u (a mesh
+# file: its volume) (tests/checkpoint/read_xdmf.py). Pruned checkpoints lose their .xdmf.
+# Usage: checkpoint_xdmf.sh CLIENT READ_XDMF HEAT PRISMS_GEO SCRATCH -- MPIEXEC NUMPROC_FLAG
+#          [PREFLAGS...]
 #   CLIENT: meshio (runs READ_XDMF with /usr/bin/python3) or paraview (with pvpython)
 set -uo pipefail
-usage="usage: checkpoint_xdmf.sh CLIENT READ_XDMF HEAT SCRATCH -- MPIEXEC FLAG [PREFLAGS...]"
-[[ $# -ge 7 ]] || { echo "$usage"; exit 2; }
-client=$1 reader=$2 heat=$3 scratch=$4
-shift 4
+usage="usage: checkpoint_xdmf.sh CLIENT READ_XDMF HEAT PRISMS_GEO SCRATCH -- MPIEXEC FLAG ..."
+[[ $# -ge 8 ]] || { echo "$usage"; exit 2; }
+client=$1 reader=$2 heat=$3 prisms_geo=$4 scratch=$5
+shift 5
 [[ $1 == -- ]] || { echo "$usage"; exit 2; }
 shift
 mpiexec=$1 numproc=$2
@@ -77,6 +79,18 @@ heat 1 --builtin box3d-tet --n 4 --perturbation 0.2 --steps 1 --save-mesh "$scra
 read_back "$scratch/box.xdmf" --cells 384 --volume 1
 heat 2 --mesh "$scratch/box.h5" --steps 4 --checkpoint-every 4 --checkpoint-dir "$scratch/ckh5"
 read_back "$scratch/ckh5/checkpoint_0000000004.xdmf" --sum-vu "$sum" --cells 384
+
+# Prisms (wedges: Gmsh's node order is not VTK's; read_xdmf.py refuses cells of negative
+# volume in VTK's order), from gmsh, saved as a mesh file and checkpointed.
+if gmsh -3 "$prisms_geo" -o "$scratch/prisms.msh" -format msh41 >"$scratch/gmsh.log" 2>&1; then
+  heat 2 --mesh "$scratch/prisms.msh" --dirichlet bottom=1 --steps 2 --checkpoint-every 2 \
+    --checkpoint-dir "$scratch/ckprisms" --save-mesh "$scratch/prisms.h5"
+  read_back "$scratch/prisms.xdmf" --cells 52 --volume 1
+  read_back "$scratch/ckprisms/checkpoint_0000000002.xdmf" --sum-vu "$sum" --cells 52
+else
+  cat "$scratch/gmsh.log"
+  fail "gmsh could not mesh $prisms_geo (ci/install-deps installs Debian's gmsh)"
+fi
 
 [[ $failed -eq 0 ]] && echo "all checks passed" || echo "$failed check(s) failed"
 [[ $failed -eq 0 ]]
