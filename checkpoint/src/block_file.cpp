@@ -127,6 +127,16 @@ std::vector<std::uint64_t> create_block_file(const std::filesystem::path& file,
   return offsets;
 }
 
+void sync_path(const std::filesystem::path& path, const std::string& who) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int code = errno;
+    if (fd >= 0) ::close(fd);
+    throw error(who + ": " + path.string() + ": fsync failed: " + std::strerror(code));
+  }
+  ::close(fd);
+}
+
 namespace {
 std::atomic<const char*> injected_failure{nullptr};
 }  // namespace

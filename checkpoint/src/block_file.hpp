@@ -61,6 +61,10 @@ std::string write_block_pieces(const std::filesystem::path& file,
                                const std::vector<block_piece>& pieces, const std::string& who,
                                bool injectable = true);
 
+// fsyncs `path` (a file, or a directory after a rename in it). Throws funcmesh::error
+// "<who>: <path>: fsync failed: <reason>".
+void sync_path(const std::filesystem::path& path, const std::string& who);
+
 // What every rank needs to read a format-2 file, in the run's field order.
 struct block_read_plan {
   checkpoint_header header;

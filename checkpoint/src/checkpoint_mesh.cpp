@@ -3,13 +3,8 @@
 // holds more than its part.
 #include "checkpoint_mesh.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
-#include <cstring>
 #include <system_error>
 
 #include <funcmesh/comm/communicator.hpp>
@@ -143,14 +138,7 @@ checkpoint_mesh write_checkpoint_mesh(const distributed_layout& layout,
       throw error(who + ": cannot name the checkpoints' mesh " + file.string() + ": " +
                   code.message());
     }
-    // The name made durable, as a checkpoint's is.
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || ::fsync(fd) != 0) {
-      const int reason = errno;
-      if (fd >= 0) ::close(fd);
-      throw error(who + ": " + dir.string() + ": fsync failed: " + std::strerror(reason));
-    }
-    ::close(fd);
+    sync_path(dir, who);  // the name made durable, as a checkpoint's is
   });
   return result;
 }

@@ -52,17 +52,6 @@ void check_fields(const std::vector<detail::checkpoint_field>& fields) {
   }
 }
 
-// Flushes `path` (a file or a directory) to the disk; errors name it.
-void sync_path(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    const int code = errno;
-    if (fd >= 0) ::close(fd);
-    throw error(std::string(who) + ": " + path.string() + ": fsync failed: " + std::strerror(code));
-  }
-  ::close(fd);
-}
-
 // The file's size: the rows, the block table, the datasets' alignment, and generous room
 // for the metadata.
 off_t reserved_bytes(std::int64_t global_cells, std::size_t blocks,
@@ -227,7 +216,7 @@ std::filesystem::path checkpoint_writer_state::complete(bool prune_now) {
       // before them: only the name is left to make durable.
       std::filesystem::rename(temporary, file);
       named = true;
-      sync_path(dir);
+      detail::sync_path(dir, who);
     } catch (const std::exception& e) {
       std::error_code ignored;
       std::filesystem::remove(named ? file : temporary, ignored);  // not a checkpoint then
