@@ -8,3 +8,11 @@ export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
   export PATH="$PATH:/usr/local/cuda/bin"
 fi
+# The compiler cache (ccache, where installed; cmake/funcmesh_ccache.cmake and
+# docs/testing.md): ccache's own folder (~/.cache/ccache, or CCACHE_DIR), outside the clone.
+# With debug info (-g: the asan, valgrind and fuzz builds) ccache hashes the build folder,
+# which a fresh clone in another folder never shares: CI's clones are thrown away, so
+# their objects may name the folder they were first compiled in (line numbers are exact).
+if [[ -z ${CCACHE_HASHDIR+set} && -z ${CCACHE_NOHASHDIR+set} ]]; then
+  export CCACHE_NOHASHDIR=1
+fi

@@ -45,6 +45,23 @@ if(FUNCMESH_CLUSTER_TESTS AND NOT mpiexec_version MATCHES "Open MPI|OpenRTE")
   message(FATAL_ERROR "FUNCMESH_CLUSTER_TESTS needs Open MPI (ci/cluster launches its daemons)")
 endif()
 
+# funcmesh_test_path(TARGET NAME PATH): defines NAME in TARGET's sources as PATH relative to
+# the folder of TARGET's executable; the test makes it absolute with
+# funcmesh::testing::beside_executable (tests/common/test_paths.hpp). An absolute path
+# would differ between clones, and so would the object: the compiler cache would miss it in
+# every fresh clone.
+function(funcmesh_test_path target name path)
+  get_target_property(folder ${target} RUNTIME_OUTPUT_DIRECTORY)
+  if(NOT folder)
+    get_target_property(folder ${target} BINARY_DIR)
+  endif()
+  file(RELATIVE_PATH relative ${folder} ${path})
+  if(relative STREQUAL "")
+    set(relative .)
+  endif()
+  target_compile_definitions(${target} PRIVATE ${name}="${relative}")
+endfunction()
+
 function(funcmesh_add_gtest name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;ENVIRONMENT" "SOURCES;LIBRARIES;LABELS")
   if(NOT arg_TIMEOUT)

@@ -118,6 +118,8 @@ def build(targets):
     if (
         subprocess.run(
             [
+                "ci/ccache-stats",
+                "gpu-check prepare build",
                 "cmake",
                 "--build",
                 "--preset",

@@ -26,6 +26,8 @@
 #include <funcmesh/partition/local_mesh.hpp>
 #include <funcmesh/partition/mesh_slab.hpp>
 
+#include "../common/test_paths.hpp"
+
 namespace funcmesh::testing {
 namespace {
 
@@ -257,7 +259,8 @@ TEST(checkpoint, one_writers_file_is_read_back_on_every_rank) {
 // earlier funcmesh on 2 ranks (box2d_tri(13, 9), fill's values, step 40), restarts on any
 // rank count; a format this funcmesh does not know is refused by its number.
 TEST(checkpoint, a_format_1_checkpoint_still_restarts) {
-  const fs::path v1 = fs::path(FUNCMESH_CHECKPOINT_TEST_DATA) / "checkpoint_v1_box2d_tri_13x9.h5";
+  const fs::path v1 = funcmesh::testing::beside_executable(FUNCMESH_CHECKPOINT_TEST_DATA) /
+                      "checkpoint_v1_box2d_tri_13x9.h5";
   const fm::distributed_layout layout = fm::distribute_generated(MPI_COMM_WORLD, mesh_maker);
   fm::dist_function<double> u(layout, "u"), v(layout, "u");
   fm::dist_function<state> q(layout, "q"), p(layout, "q");

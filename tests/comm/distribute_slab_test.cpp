@@ -20,10 +20,11 @@
 #include <funcmesh/partition/mesh_slab.hpp>
 
 #include "../common/mesh_equality.hpp"
+#include "../common/test_paths.hpp"
 #include "world.hpp"
 
 #ifndef FUNCMESH_TEST_DATA_DIR
-#error "FUNCMESH_TEST_DATA_DIR must name tests/partition/data"
+#error "FUNCMESH_TEST_DATA_DIR must name tests/partition/data (funcmesh_test_path)"
 #endif
 
 namespace funcmesh::testing {
@@ -32,6 +33,8 @@ namespace {
 
 using test_support::world_rank;
 using test_support::world_size;
+
+const std::filesystem::path test_data = beside_executable(FUNCMESH_TEST_DATA_DIR);
 
 // The slab path with `which` against the rank-0 path with the same partition.
 void expect_paths_agree(const mesh& global, partition_method method, partitioner which,
@@ -74,8 +77,8 @@ mesh meshed_lshape() {
   const std::string out = "distribute_slab_lshape_" + std::to_string(world_size()) + ".msh";
   if (world_rank() == 0) {
     const std::string command = "gmsh -2 -format msh41 -bin \"" +
-                                std::string(FUNCMESH_TEST_DATA_DIR) +
-                                "/gmsh/lshape_hole.geo\" -o " + out + " > /dev/null 2>&1";
+                                (test_data / "gmsh/lshape_hole.geo").string() + "\" -o " + out +
+                                " > /dev/null 2>&1";
     EXPECT_EQ(std::system(command.c_str()), 0)
         << command << " (ci/install-deps installs Debian's gmsh)";
   }
@@ -207,8 +210,7 @@ TEST(distribute_slab, more_ranks_than_cells_and_bad_parts_are_agreed_errors) {
 }
 
 TEST(distribute_slab, a_non_manifold_face_is_named_on_every_rank) {
-  mesh m =
-      gmsh_mesh(std::string(FUNCMESH_TEST_DATA_DIR) + "/gmsh/invalid/three_cells_on_a_face.msh");
+  mesh m = gmsh_mesh((test_data / "gmsh/invalid/three_cells_on_a_face.msh").string());
   if (m.cell_count() < world_size()) GTEST_SKIP() << "fewer cells than ranks";
   const mesh_slab slab = slab_of(m, world_size(), world_rank());
   try {

@@ -25,11 +25,12 @@
 #include <funcmesh/partition/gmsh_reader.hpp>
 
 #include "../common/mesh_equality.hpp"
+#include "../common/test_paths.hpp"
 #include "mesh_file_edit.hpp"
 #include "world.hpp"
 
 #ifndef FUNCMESH_TEST_DATA_DIR
-#error "FUNCMESH_TEST_DATA_DIR must name tests/partition/data"
+#error "FUNCMESH_TEST_DATA_DIR must name tests/partition/data (funcmesh_test_path)"
 #endif
 
 namespace funcmesh::testing {
@@ -78,7 +79,7 @@ void expect_round_trip(const mesh& m, const std::string& name) {
 }
 
 mesh gmsh_mesh(const std::string& name) {
-  mesh m = read_gmsh(std::string(FUNCMESH_TEST_DATA_DIR) + "/gmsh/" + name);
+  mesh m = read_gmsh(beside_executable(FUNCMESH_TEST_DATA_DIR) / "gmsh" / name);
   normalize_orientation(m);
   return m;
 }

@@ -45,8 +45,9 @@ run_step("configure the tutorial"
          ${CMAKE_COMMAND} -S ${source} -B ${WORK_DIR}/build -G ${GENERATOR}
          -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
          "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
-         -DCMAKE_PREFIX_PATH=${prefix})
-run_step("build the tutorial" ${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${BUILD_TYPE})
+         -DCMAKE_PREFIX_PATH=${prefix} ${consumer_launcher})
+run_step("build the tutorial"
+         ${consumer_build_env} ${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${BUILD_TYPE})
 
 separate_arguments(preflags UNIX_COMMAND "${MPIEXEC_PREFLAGS}")
 set(masses "")

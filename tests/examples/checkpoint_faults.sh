@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # checkpoint_faults.sh FAULT FIELD DIR REGEX -- RUN... -- PROGRAM ARGS...
 # A fault in the newest checkpoint of PROGRAM (which takes --steps, --checkpoint-every,
-# --checkpoint-dir and --restart), under the mpirun prefix RUN. A run to step 100 writes
-# the checkpoints of steps 50 and 100; then FAULT:
-#   truncate  cuts the newest file to half its size;
-#   flip      flips one byte inside dataset FIELD of the newest file (in its data, at the
-#             address h5ls gives: a contiguous dataset's, or its first chunk's);
+# --checkpoint-dir and --restart), under the mpirun prefix RUN. FAULT is one of:
+#   setup     runs PROGRAM uninterrupted to step 150 (its REGEX lines go to
+#             DIR/setup/expected.txt) and then to step 100 writing the checkpoints of
+#             steps 50 and 100 into DIR/setup/checkpoints: what truncate and flip start
+#             from (a ctest fixture, so that these two runs are made once for both);
+#   truncate  cuts the newest file of a copy of DIR/setup/checkpoints to half its size;
+#   flip      flips one byte inside dataset FIELD of the newest file of a copy of
+#             DIR/setup/checkpoints (in its data, at the address h5ls gives: a contiguous
+#             dataset's, or its first chunk's);
 #   disk-full runs on from step 50 with files limited to a few KiB (ulimit -f, SIGXFSZ
 #             ignored, so writes fail with EFBIG as on a full disk).
+# Each fault works in DIR/FAULT, so that the tests of one DIR may run side by side.
 # truncate/flip pass when `--restart latest` refuses the newest file (said once, naming
-# it), restarts from step 50 and ends, at step 150, on the REGEX lines of an uninterrupted
-# run. disk-full passes when the run fails with one clear error (exit non-zero, not a
-# signal or an abort), no .tmp is left, and step 50 is still the latest.
+# it), restarts from step 50 and ends, at step 150, on the REGEX lines of the
+# uninterrupted run. disk-full passes when the run fails with one clear error (exit
+# non-zero, not a signal or an abort), no .tmp is left, and step 50 is still the latest.
 set -uo pipefail
 fault=$1 field=$2 dir=$3 regex=$4; shift 4
 [[ ${1:-} == -- ]] || { echo "usage: checkpoint_faults.sh FAULT FIELD DIR REGEX -- RUN... -- PROGRAM..."; exit 2; }
@@ -20,7 +25,10 @@ run=(); while [[ $# -gt 0 && $1 != -- ]]; do run+=("$1"); shift; done
 shift
 program=("$@")
 fail() { echo "checkpoint_faults.sh: $*"; exit 1; }
-checkpoints=$dir/checkpoints
+case $fault in
+  setup | truncate | flip | disk-full) checkpoints=$dir/$fault/checkpoints ;;
+  *) fail "unknown fault '$fault'" ;;
+esac
 name() { printf '%s/checkpoint_%010d.h5' "$checkpoints" "$1"; }
 only_once() {  # REGEX TEXT: exactly one line matches (said once, whatever the rank count)
   local count
@@ -28,7 +36,7 @@ only_once() {  # REGEX TEXT: exactly one line matches (said once, whatever the r
   [[ $count -eq 1 ]] || { echo "$2"; fail "'$1' printed $count times, expected once"; }
 }
 
-rm -rf "$dir" && mkdir -p "$dir" || fail "cannot create $dir"
+rm -rf "${dir:?}/$fault" && mkdir -p "$dir/$fault" || fail "cannot create $dir/$fault"
 
 if [[ $fault == disk-full ]]; then
   out=$("${run[@]}" "${program[@]}" --steps 50 --checkpoint-every 50 --checkpoint-dir "$checkpoints" 2>&1) ||
@@ -54,11 +62,21 @@ if [[ $fault == disk-full ]]; then
   exit 0
 fi
 
-whole=$("${run[@]}" "${program[@]}" --steps 150 2>&1) || { echo "$whole"; fail "the uninterrupted run failed"; }
-expected=$(grep -E "$regex" <<<"$whole")
-[[ -n $expected ]] || { echo "$whole"; fail "no line matches '$regex'"; }
-out=$("${run[@]}" "${program[@]}" --steps 100 --checkpoint-every 50 --checkpoint-dir "$checkpoints" 2>&1) ||
-  { echo "$out"; fail "the checkpointing run failed"; }
+if [[ $fault == setup ]]; then
+  whole=$("${run[@]}" "${program[@]}" --steps 150 2>&1) || { echo "$whole"; fail "the uninterrupted run failed"; }
+  grep -E "$regex" <<<"$whole" >"$dir/setup/expected.txt" || { echo "$whole"; fail "no line matches '$regex'"; }
+  out=$("${run[@]}" "${program[@]}" --steps 100 --checkpoint-every 50 --checkpoint-dir "$checkpoints" 2>&1) ||
+    { echo "$out"; fail "the checkpointing run failed"; }
+  [[ -f $(name 100) && -f $(name 50) ]] || { ls "$checkpoints"; fail "the checkpoints of steps 50 and 100 are missing"; }
+  echo "checkpoint_faults.sh: the uninterrupted run's lines and the checkpoints of steps 50 and 100 are in $dir/setup"
+  exit 0
+fi
+
+# truncate, flip: a copy of the setup's checkpoints, so that each fault has its own.
+[[ -s $dir/setup/expected.txt && -d $dir/setup/checkpoints ]] ||
+  fail "no $dir/setup/expected.txt or checkpoints: the setup (checkpoint_faults.sh setup) did not run"
+expected=$(cat "$dir/setup/expected.txt")
+cp -r "$dir/setup/checkpoints" "$checkpoints" || fail "cannot copy $dir/setup/checkpoints to $checkpoints"
 newest=$(name 100)
 [[ -f $newest && -f $(name 50) ]] || { ls "$checkpoints"; fail "the checkpoints of steps 50 and 100 are missing"; }
 case $fault in
@@ -75,7 +93,6 @@ case $fault in
     printf "$(printf '\\%03o' $((byte ^ 0x5a)))" |
       dd of="$newest" bs=1 seek="$offset" conv=notrunc status=none || fail "cannot write $newest"
     echo "flipped the byte at $offset of $newest (/$field's data at $address)";;
-  *) fail "unknown fault '$fault'";;
 esac
 again=$("${run[@]}" "${program[@]}" --steps 150 --checkpoint-dir "$checkpoints" --restart latest 2>&1) ||
   { echo "$again"; fail "the restart failed"; }

@@ -48,19 +48,34 @@ funcmesh_restart_test(example_euler_killed_np3_restarted_np2 2 "final rms bits" 
                       TO ${np2} RUN $<TARGET_FILE:euler> ${euler_grid} --iterations 400
                       --checkpoint-every 100)
 
-foreach(fault truncate flip disk-full)
-  # Sanitized builds take a 4 times smaller grid where the checkpoint's size does not
-  # matter (disk-full needs files past its 8 KiB limit).
-  set(fault_grid 64)
-  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize" AND NOT fault STREQUAL "disk-full")
-    set(fault_grid 32)
+# Sanitized builds take a 4 times smaller grid where the checkpoint's size does not matter
+# (disk-full needs files past its 8 KiB limit). truncate and flip start from the same two
+# runs (uninterrupted, and with the checkpoints of steps 50 and 100), made once by the
+# fixture test example_heat_checkpoint_faults_setup_np2; each damages its own copy.
+set(fault_grid 64)
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+  set(fault_grid 32)
+endif()
+foreach(fault setup truncate flip disk-full)
+  set(grid ${fault_grid})
+  if(fault STREQUAL "disk-full")
+    set(grid 64)
   endif()
-  add_test(NAME example_heat_checkpoint_${fault}_np2
-           COMMAND ${checkpoint_faults} ${fault} u ${scratch}/${fault} "sum of V u"
-                   -- ${np2} -- $<TARGET_FILE:heat> --n ${fault_grid} --quiet)
-  set_tests_properties(example_heat_checkpoint_${fault}_np2 PROPERTIES TIMEOUT 120 PROCESSORS 2
+  set(name example_heat_checkpoint_${fault}_np2)
+  if(fault STREQUAL "setup")
+    set(name example_heat_checkpoint_faults_setup_np2)
+  endif()
+  add_test(NAME ${name}
+           COMMAND ${checkpoint_faults} ${fault} u ${scratch}/faults "sum of V u"
+                   -- ${np2} -- $<TARGET_FILE:heat> --n ${grid} --quiet)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 PROCESSORS 2
                        LABELS "examples;mpi;checkpoint" ENVIRONMENT "${example_environment}"
                        COST 30)
+  if(fault STREQUAL "setup")
+    set_tests_properties(${name} PROPERTIES FIXTURES_SETUP heat_checkpoint_faults COST 40)
+  elseif(NOT fault STREQUAL "disk-full")
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED heat_checkpoint_faults)
+  endif()
 endforeach()
 
 # Refusals: said once, a clean non-zero exit, within seconds.

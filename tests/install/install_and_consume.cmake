@@ -12,8 +12,9 @@ run_step("configure the consumer"
          -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
          "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
          -DCMAKE_PREFIX_PATH=${prefix} -DEXPECT_MPI=${EXPECT_MPI} -DEXPECT_CUDA=${EXPECT_CUDA}
-         -DEXPECT_OPENMP=${EXPECT_OPENMP} -DEXPECT_HDF5=${EXPECT_HDF5})
-run_step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${BUILD_TYPE})
+         -DEXPECT_OPENMP=${EXPECT_OPENMP} -DEXPECT_HDF5=${EXPECT_HDF5} ${consumer_launcher})
+run_step("build the consumer"
+         ${consumer_build_env} ${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${BUILD_TYPE})
 run_step("run the consumer" ${WORK_DIR}/build/funcmesh_consumer)
 message(STATUS "consumer said: ${step_output}")
 if(NOT step_output MATCHES "funcmesh consumer: ok")
@@ -40,8 +41,8 @@ if(EXPECT_MPI AND EXPECT_EXAMPLES AND NOT CXX_FLAGS MATCHES "-fsanitize")
            ${CMAKE_COMMAND} -S ${prefix}/share/funcmesh/examples -B ${WORK_DIR}/examples
            -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
            "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
-           -DCMAKE_PREFIX_PATH=${prefix} -DFUNCMESH_EXAMPLES=heat)
-  run_step("build the installed heat example"
+           -DCMAKE_PREFIX_PATH=${prefix} -DFUNCMESH_EXAMPLES=heat ${consumer_launcher})
+  run_step("build the installed heat example" ${consumer_build_env}
            ${CMAKE_COMMAND} --build ${WORK_DIR}/examples --config ${BUILD_TYPE})
   run_step("run the installed heat example" ${WORK_DIR}/examples/heat --quiet)
   if(NOT step_output MATCHES "heat: sum of V u at t_end")

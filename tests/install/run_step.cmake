@@ -10,3 +10,14 @@ function(run_step description)
   message(STATUS "${description}: ok")
   set(step_output "${output}" PARENT_SCOPE)
 endfunction()
+
+# The compiler cache of the build under test (-DCCACHE=PROGRAM -DCCACHE_BASEDIR=DIR, from
+# cmake/funcmesh_ccache.cmake), for the programs these scripts build as a user would:
+# ${consumer_launcher} goes on their configure line, ${consumer_build_env} before their
+# build command. Empty where the build has no cache.
+set(consumer_launcher "")
+set(consumer_build_env "")
+if(CCACHE)
+  set(consumer_launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE})
+  set(consumer_build_env ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${CCACHE_BASEDIR})
+endif()

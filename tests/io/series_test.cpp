@@ -16,6 +16,7 @@
 #include <funcmesh/partition/builtin_meshes.hpp>
 
 #include "../comm/world.hpp"
+#include "../common/test_paths.hpp"
 #include "png_decode.hpp"
 
 namespace fm = funcmesh;
@@ -30,7 +31,8 @@ using test_support::world_size;
 // first call, so that read_vtk.py never reads a previous run's files.
 fs::path output_dir() {
   static bool emptied = false;
-  const fs::path dir = fs::path(FUNCMESH_IO_TEST_DIR) / ("np" + std::to_string(world_size()));
+  const fs::path dir = funcmesh::testing::beside_executable(FUNCMESH_IO_TEST_DIR) /
+                       ("np" + std::to_string(world_size()));
   if (!emptied) {
     if (world_rank() == 0) fs::remove_all(dir);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -16,12 +16,14 @@
 #include <funcmesh/partition/mesh_read_error.hpp>
 
 #include "../common/mesh_equality.hpp"
+#include "../common/test_paths.hpp"
 
 namespace funcmesh::testing {
 
 namespace {
 
-const std::filesystem::path gmsh_data = std::filesystem::path(FUNCMESH_TEST_DATA_DIR) / "gmsh";
+const std::filesystem::path gmsh_data =
+    funcmesh::testing::beside_executable(FUNCMESH_TEST_DATA_DIR) / "gmsh";
 
 mesh read_text(const std::string& text) {
   return read_gmsh_bytes(std::as_bytes(std::span(text.data(), text.size())), "text.msh");

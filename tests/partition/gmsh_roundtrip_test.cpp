@@ -18,6 +18,7 @@
 #include <funcmesh/partition/mesh_read_error.hpp>
 
 #include "../common/mesh_equality.hpp"
+#include "../common/test_paths.hpp"
 
 namespace funcmesh::testing {
 
@@ -25,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path gmsh_data = fs::path(FUNCMESH_TEST_DATA_DIR) / "gmsh";
+const fs::path gmsh_data = funcmesh::testing::beside_executable(FUNCMESH_TEST_DATA_DIR) / "gmsh";
 
 struct variant {
   const char* name;

@@ -79,7 +79,9 @@ class gtest(unittest.TestCase):
         )
 
     def test_a_timeout_is_the_reason(self):
-        result, figure = checks.judge_gtest_run(Outcome(124, "", 120.0, True), 2, 2, False)
+        # The limit it had, not the seconds measured (stopping it took 1.4 s more).
+        timed_out = Outcome(124, "", 121.4, True, 120.0)
+        result, figure = checks.judge_gtest_run(timed_out, 2, 2, False)
         self.assertEqual((result, figure), ("FAIL", "timed out after 120 s"))
 
     def test_the_list_step_expects_the_per_gpu_cases(self):

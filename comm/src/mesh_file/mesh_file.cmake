@@ -2,7 +2,9 @@
 # the reader and writer, HDF5 linked privately; without, functions that say so
 # (mesh_file_unavailable.cpp). The schema checks and the signature test need neither.
 set(dir ${CMAKE_CURRENT_LIST_DIR})
-target_sources(funcmesh_comm PRIVATE ${dir}/mesh_file_schema.cpp ${dir}/mesh_file_signature.cpp)
+include(${dir}/mesh_file_schema.cmake)
+target_sources(funcmesh_comm PRIVATE $<TARGET_OBJECTS:funcmesh_mesh_file_schema>
+                                    ${dir}/mesh_file_signature.cpp)
 if(FUNCMESH_ENABLE_HDF5)
   target_sources(funcmesh_comm PRIVATE
     ${dir}/hdf5_handle.cpp

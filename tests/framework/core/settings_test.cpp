@@ -14,6 +14,8 @@
 #include <funcmesh/core/settings.hpp>
 #include <funcmesh/memory/memory_error.hpp>
 
+#include "../../common/test_paths.hpp"
+
 namespace funcmesh::testing {
 namespace {
 
@@ -61,7 +63,7 @@ settings read_from(const std::map<std::string, std::string>& variables) {
 }
 
 TEST(settings, docs_settings_md_holds_the_codes_table) {
-  const std::string path = std::string(FUNCMESH_DOCS_DIR) + "/settings.md";
+  const std::string path = (beside_executable(FUNCMESH_DOCS_DIR) / "settings.md").string();
   const auto documented = markdown_table(path);
   const auto table = settings::table();
   ASSERT_FALSE(documented.empty()) << path << " has no table headed | variable | ...";
