@@ -34,12 +34,9 @@ int checked_message_bytes(std::size_t bytes, MPI_Comm comm) {
 // count of bytes; several as one element of an hindexed type whose displacements are
 // relative to the first block (not to MPI_BOTTOM), so that the buffer MPI sees is a real
 // pointer into the transfer space: a CUDA-aware MPI recognises device memory by it.
-// Returns the message's bytes.
-int init_message(std::span<const message_block> blocks, bool sending, int peer, int tag,
-                 MPI_Comm comm, MPI_Request* request, std::vector<MPI_Datatype>& types) {
-  std::size_t total = 0;
-  for (const auto& b : blocks) total += b.bytes;
-  const int bytes = checked_message_bytes(total, comm);
+// `bytes` is the blocks' total (message_bytes).
+void init_message(std::span<const message_block> blocks, int bytes, bool sending, int peer, int tag,
+                  MPI_Comm comm, MPI_Request* request, std::vector<MPI_Datatype>& types) {
   MPI_Datatype type = MPI_BYTE;
   int count = bytes;
   if (blocks.size() > 1) {
@@ -67,7 +64,12 @@ int init_message(std::span<const message_block> blocks, bool sending, int peer, 
     check_mpi(MPI_Recv_init(blocks[0].at, count, type, peer, tag, comm, request), "MPI_Recv_init",
               comm);
   }
-  return bytes;
+}
+
+int message_bytes(std::span<const message_block> blocks, MPI_Comm comm) {
+  std::size_t total = 0;
+  for (const auto& b : blocks) total += b.bytes;
+  return checked_message_bytes(total, comm);
 }
 
 }  // namespace
@@ -93,7 +95,7 @@ halo_message_set::halo_message_set(std::vector<halo_field_key> fields, bool one_
   receive_at.assign(key.size(), nullptr);
 }
 
-void halo_message_set::prepare(const halo_message_lists& lists, int tag_base) {
+void halo_message_set::prepare(const halo_message_lists& lists, const halo_tags& tags) {
   // The send copies are read after packing; the receive copies are overwritten by MPI (so
   // no stale contents are copied into the transfer space first).
   bool moved = requests.empty();
@@ -108,13 +110,13 @@ void halo_message_set::prepare(const halo_message_lists& lists, int tag_base) {
   free_requests();
   const std::size_t n = lists.neighbours.size();
   const std::size_t messages = groups.size() * n;
+  const int group_count = static_cast<int>(groups.size());
   try {
-    requests.assign(2 * messages, MPI_REQUEST_NULL);
+    requests.assign(4 * messages, MPI_REQUEST_NULL);
     statuses.resize(2 * messages);
     receive_bytes.assign(messages, 0);
     std::vector<message_block> blocks;
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      const int tag = tag_base + static_cast<int>(g);
       for (std::size_t k = 0; k < n; ++k) {
         for (const bool sending : {false, true}) {
           const auto offsets = sending ? lists.send_offset : lists.receive_offset;
@@ -129,9 +131,15 @@ void halo_message_set::prepare(const halo_message_lists& lists, int tag_base) {
             blocks.push_back({base + first * size, values * size});
           }
           const std::size_t r = g * n + k;
-          const int bytes = init_message(blocks, sending, lists.neighbours[k], tag, lists.comm,
-                                         &requests[sending ? messages + r : r], types);
+          const int bytes = message_bytes(blocks, lists.comm);
           if (!sending) receive_bytes[r] = bytes;
+          // The size is in the tag: a peer's message of another size matches no receive.
+          for (const unsigned p : {0u, 1u}) {
+            const int tag =
+                tags.encode(p, group_count, static_cast<int>(g), static_cast<std::size_t>(bytes));
+            init_message(blocks, bytes, sending, lists.neighbours[k], tag, lists.comm,
+                         &requests[p * 2 * messages + (sending ? messages : 0) + r], types);
+          }
         }
       }
     }

@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include <funcmesh/comm/detail/halo_tags.hpp>
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/memory/buffer.hpp>
 #include <funcmesh/memory/detail/side_queue.hpp>
@@ -46,7 +47,8 @@ struct halo_message_set {
   // One message per field (the behaviour before messages were aggregated; a testing switch,
   // for benchmarks): each field is its own group.
   bool per_field = false;
-  // Fields that travel together: one message per neighbour and group, tag tag_base + group.
+  // Fields that travel together: one message per neighbour and group, its tag from
+  // halo_tags (the round's parity, the group count, the group, the message's bytes).
   // Aggregated, a group is every field of one transfer space: a single message unless a
   // GPU-aware MPI moves device and host-packed fields in one round (one message cannot
   // span both kinds of memory).
@@ -57,12 +59,15 @@ struct halo_message_set {
   // Persistent requests are bound to addresses: re-created when a transfer copy moves.
   std::vector<const void*> send_at;
   std::vector<const void*> receive_at;
-  std::vector<MPI_Request> requests;  // every receive (group-major), then every send
+  // Per parity of the plan's round count (a tag is fixed when a persistent request is made):
+  // every receive (group-major), then every send.
+  std::vector<MPI_Request> requests;
   // The round's statuses, filled by whichever call completes it (a progress call's
-  // MPI_Testall or the end's MPI_Waitall: waiting again would overwrite them with empty
-  // ones); `complete` says the round in flight is.
+  // MPI_Testall or the end's completion: completing again would overwrite them with empty
+  // ones); `complete` says the round in flight is; `parity` is its round count's.
   std::vector<MPI_Status> statuses;
   bool complete = false;
+  unsigned parity = 0;
   std::vector<int> receive_bytes;   // per receive request: what the peer's send must carry
   std::vector<MPI_Datatype> types;  // committed; live as long as the requests using them
   token holder;                     // keeps every transfer copy in place while a round is in flight
@@ -71,11 +76,18 @@ struct halo_message_set {
   // the packing) and joined when the messages start. Last: destroyed (joined) before the buffers.
   std::optional<side_queue> staging;
 
-  std::size_t sends() const { return requests.size() / 2; }
+  std::size_t sends() const { return requests.size() / 4; }
+  // The requests of the round in flight (those of its parity): receives, then sends.
+  std::span<MPI_Request> round_requests() {
+    const std::size_t n = requests.size() / 2;
+    return std::span<MPI_Request>(requests).subspan(parity * n, n);
+  }
+  // The most groups a set of this kind has (one per field under the testing switch).
+  static int max_groups(bool per_field) { return per_field ? 64 : 2; }
   // Takes every buffer's transfer pointer (with `holder`) and re-creates the requests and
   // types if any moved or none exist. Throws mpi_error: MPI_ERR_COUNT for a message of
   // more than INT_MAX bytes, or the failing MPI call's code.
-  void prepare(const halo_message_lists& lists, int tag_base);
+  void prepare(const halo_message_lists& lists, const halo_tags& tags);
   void free_requests() noexcept;
 };
 

@@ -106,6 +106,24 @@ halo_plan::halo_plan(MPI_Comm comm, const local_mesh& m)
   // The plan's own communicator: it outlives a caller that frees `comm`, and its messages
   // cannot meet the caller's. It inherits `comm`'s error handler.
   check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup (halo plan)", comm);
+  // MPI_TAG_UB is cached on MPI_COMM_WORLD (and, in most MPIs, on its duplicates); it is
+  // the same on every rank, so the layouts below fail alike everywhere or nowhere.
+  for (MPI_Comm with : {comm_, MPI_COMM_WORLD}) {
+    int* tag_ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(with, MPI_TAG_UB, static_cast<void*>(&tag_ub), &found);
+    if (found != 0 && tag_ub != nullptr) {
+      tag_ub_ = *tag_ub;
+      break;
+    }
+  }
+  for (const bool per_field : {false, true}) {
+    tags_.emplace_back(tag_ub_ - tag_base, detail::halo_message_set::max_groups(per_field));
+  }
+}
+
+const detail::halo_tags& halo_plan::tags_of(const detail::halo_message_set& s) const {
+  return tags_[s.per_field ? 1 : 0];
 }
 
 halo_plan::~halo_plan() {
@@ -118,6 +136,17 @@ halo_plan::~halo_plan() {
     } catch (...) {
     }
   }
+  if (!abandoned_ && finalized == 0 && in_flight_ && current_set_ != nullptr &&
+      !current_set_->complete) {
+    // A round still running would write into freed buffers: complete it first.
+    std::string mismatch;
+    const char* call = nullptr;
+    try {
+      abandoned_ = complete_round(*current_set_, mismatch, call) != MPI_SUCCESS;
+    } catch (...) {
+      abandoned_ = true;
+    }
+  }
   if (abandoned_ || finalized != 0) {
     // After a failed start or wait, requests may still be active and waiting on them may
     // never return: leave their buffers allocated (a deliberate leak) rather than let MPI
@@ -128,11 +157,6 @@ halo_plan::~halo_plan() {
     const std::lock_guard lock(abandoned_guard);
     for (auto& s : sets_) abandoned_sets.push_back(std::move(s));
     return;
-  }
-  if (in_flight_ && current_set_ != nullptr) {
-    // A round still running would write into freed buffers: complete it first.
-    MPI_Waitall(static_cast<int>(current_set_->requests.size()), current_set_->requests.data(),
-                MPI_STATUSES_IGNORE);
   }
   for (auto& s : sets_) s->free_requests();
   // Collective in principle; every rank drops its last grid function of the plan in the
@@ -199,11 +223,12 @@ detail::halo_message_set& halo_plan::field_set(std::span<const halo_field> field
 }
 
 void halo_plan::begin(std::span<const halo_field> fields, const executor& on) {
-  if (messages_per_field.load(std::memory_order_relaxed) && fields.size() > 10000) {
+  const auto most = static_cast<std::size_t>(detail::halo_message_set::max_groups(true));
+  if (messages_per_field.load(std::memory_order_relaxed) && fields.size() > most) {
     throw error(mpi::rank_prefix() +
                 "funcmesh::halo_plan::begin: " + std::to_string(fields.size()) +
-                " fields in one round with one message per field (at most 10000: each takes an "
-                "MPI tag)");
+                " fields in one round with one message per field (at most " + std::to_string(most) +
+                ": the message count is in each tag)");
   }
   if (in_flight_) {
     throw error(mpi::rank_prefix() +
@@ -327,10 +352,12 @@ void halo_plan::start_messages(std::exception_ptr failure) {
     }
   }
   try {
-    s.prepare({comm_, neighbour_part_, send_offset_, receive_offset_}, tag_base);
+    s.prepare({comm_, neighbour_part_, send_offset_, receive_offset_}, tags_of(s));
+    s.parity = next_parity_;
+    const std::span<MPI_Request> round = s.round_requests();
     const int code = take_injected(detail::halo_failure::start)
                          ? MPI_ERR_OTHER
-                         : MPI_Startall(static_cast<int>(s.requests.size()), s.requests.data());
+                         : MPI_Startall(static_cast<int>(round.size()), round.data());
     check_mpi(code, "MPI_Startall", comm_);
   } catch (...) {
     // Requests may be running (a failed start may have started some): their buffers stay
@@ -340,11 +367,15 @@ void halo_plan::start_messages(std::exception_ptr failure) {
     throw;
   }
   s.complete = false;
+  next_parity_ ^= 1u;
   messages_sent_ += s.sends();
   for (const buffer& packed : s.send) bytes_sent_ += packed.size_bytes();
   if (failure) {
-    if (MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE) !=
-        MPI_SUCCESS) {
+    std::string mismatch;  // the failure is what this rank reports
+    const char* call = nullptr;
+    try {
+      abandoned_ = complete_round(s, mismatch, call) != MPI_SUCCESS;
+    } catch (...) {
       abandoned_ = true;
     }
     close_round();
@@ -365,13 +396,23 @@ void halo_plan::end(const executor& on, token& holder) {
   in_flight_ = false;
   detail::halo_message_set* s = std::exchange(current_set_, nullptr);
   if (s != nullptr) {
-    int code = s->complete ? MPI_SUCCESS
-                           : MPI_Waitall(static_cast<int>(s->requests.size()), s->requests.data(),
-                                         s->statuses.data());
+    std::string mismatch;
+    const char* call = "MPI_Testsome";
+    int code = MPI_SUCCESS;
+    try {
+      if (!s->complete) code = complete_round(*s, mismatch, call);
+    } catch (...) {
+      abandoned_ = true;  // some requests may still be active
+      throw;
+    }
     if (code == MPI_SUCCESS && take_injected(detail::halo_failure::wait)) code = MPI_ERR_OTHER;
     if (code != MPI_SUCCESS) {
       abandoned_ = true;  // some requests may still be active
-      check_mpi(code, "MPI_Waitall", comm_);
+      check_mpi(code, call, comm_);
+    }
+    if (!mismatch.empty()) {
+      throw error(mpi::rank_prefix() + "funcmesh::halo_plan::end: " + mismatch +
+                  " (every rank must exchange the same fields in the same round)");
     }
     check_received(*s);
     s->holder.release();  // the received host bytes may now move to where they are unpacked
@@ -384,9 +425,10 @@ void halo_plan::end(const executor& on, token& holder) {
 }
 
 void halo_plan::check_received(const detail::halo_message_set& s) const {
-  // One message per neighbour and round carries every field: a peer that began other
-  // fields sends another size. Larger fails its receive (MPI_ERR_TRUNCATE, in the wait);
-  // smaller would leave halo bytes unwritten without a word.
+  // The size is in each message's tag, modulo halo_tags::size_modulus(): a peer's message
+  // whose size differs by a multiple of it matches a receive all the same. Larger then
+  // fails the receive (MPI_ERR_TRUNCATE); smaller would leave halo bytes unwritten without
+  // a word.
   for (std::size_t r = 0; r < s.receive_bytes.size(); ++r) {
     int bytes = 0;
     MPI_Get_count(&s.statuses[r], MPI_BYTE, &bytes);
@@ -406,8 +448,9 @@ void halo_plan::progress() {
   if (current_set_->complete) return;
   detail::halo_message_set& s = *current_set_;
   int done = 0;
+  const std::span<MPI_Request> round = s.round_requests();
   const int code =
-      MPI_Testall(static_cast<int>(s.requests.size()), s.requests.data(), &done, s.statuses.data());
+      MPI_Testall(static_cast<int>(round.size()), round.data(), &done, s.statuses.data());
   if (code != MPI_SUCCESS) {
     abandoned_ = true;
     check_mpi(code, "MPI_Testall", comm_);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <funcmesh/comm/detail/halo_tags.hpp>
 #include <funcmesh/core/index.hpp>
 #include <funcmesh/exec/executor.hpp>
 #include <funcmesh/expr/grid_function_base.hpp>
@@ -54,12 +55,12 @@ class halo_plan {
 
   // Several fields in one round: each is gathered into its own packed buffer, and ONE
   // message per neighbour carries them all (an MPI derived datatype over the buffers; one
-  // field: plain bytes), tag = tag_base: the per-message latency is paid once per round,
-  // not once per field. Packing runs where each source packs (pack_site): on `on` (a kernel
+  // field: plain bytes): the per-message latency is paid once per round, not once per
+  // field. Packing runs where each source packs (pack_site): on `on` (a kernel
   // for device data) or on the host; the packed bytes go through host memory unless MPI
   // takes device memory (Debian's Open MPI is not CUDA-aware). Only there, a round that
-  // mixes device and host-packed fields sends one message per neighbour and memory space
-  // (tags tag_base, tag_base + 1): a message cannot span both kinds of memory.
+  // mixes device and host-packed fields sends one message per neighbour and memory space:
+  // a message cannot span both kinds of memory.
   // Buffers, persistent requests and datatypes are kept per distinct field set (the
   // fields' element sizes and transfer spaces, in order), for the 8 sets used last:
   // rounds that alternate {q} and {q, adt} rebuild nothing.
@@ -75,7 +76,9 @@ class halo_plan {
   void begin(std::span<const halo_field> fields, const executor& on = default_executor());
   // Waits for the round begun last and scatters the received values into each halo. A
   // message of another size than this rank's fields expect (ranks began different field
-  // sets) throws an error once the round is complete, on each rank that sees one.
+  // sets) throws an error naming the peer and both sizes once the round is complete, on
+  // each rank that sees one; such a message is never received into the halo buffers (see
+  // tag_base), and the plan stays usable.
   void end(const executor& on = default_executor());
   // The same, each halo written through `holder` (halo_source::unpack), which keeps its
   // holds: a loop bound with it, on `on`, reads the halo without binding again.
@@ -112,13 +115,19 @@ class halo_plan {
   index_t owned_count() const { return owned_count_; }
   index_t total_count() const { return total_count_; }
   std::size_t neighbour_count() const { return neighbour_part_.size(); }
-  // A round's messages use tag_base (tag_base + 1 for host-packed fields beside device
-  // ones under a GPU-aware MPI), below the 32767 every MPI must accept (MPI_TAG_UB may be
-  // no larger). Rounds of a plan are sequential and MPI does not let messages of one
-  // sender and tag overtake each other, so round r's receives match round r's sends. They
-  // travel on the plan's own communicator, so they cannot match the caller's messages
-  // whatever their tags.
-  static constexpr int tag_base = 20000;
+  // A message's tag, from tag_base up to the communicator's MPI_TAG_UB, carries the parity
+  // of the plan's round count, how many messages the round sends each neighbour and which
+  // one it is, and the message's size in bytes (detail::halo_tags; modulo 2^28 under Open
+  // MPI, modulo a few thousand where MPI_TAG_UB is the 32767 every MPI must accept). So a
+  // peer that began other fields sends a message no receive matches: end() finds it by
+  // probing, receives it whole into a scratch buffer and throws, rather than let MPI
+  // truncate a receive (Open MPI 4.1 then writes past the receive buffer of a message
+  // beyond its eager limit, and its TCP transport may never complete a small one). Rounds
+  // of a plan are sequential and MPI does not let messages of one sender and tag overtake
+  // each other, so round r's receives match round r's sends; a peer at most one round
+  // ahead sends with the other parity. The messages travel on the plan's own communicator,
+  // so they cannot match the caller's messages whatever their tags.
+  static constexpr int tag_base = 0;
   // Distinct field sets whose messages a plan keeps; the least recently used goes first.
   static constexpr std::size_t max_field_sets = 8;
 
@@ -126,6 +135,12 @@ class halo_plan {
   void check_field(const halo_field& field) const;
   detail::halo_message_set& field_set(std::span<const halo_field> fields, memory_space transfer);
   void check_received(const detail::halo_message_set& s) const;
+  // Completes the round in flight of `s` (halo_round_completion.cpp): every receive matched
+  // or, where the peer's message has another tag (other fields), cancelled and that message
+  // received into scratch; every send done. Returns the first failing MPI call's code (and
+  // its name in `call`); `mismatch` says what the first mismatched peer sent.
+  int complete_round(detail::halo_message_set& s, std::string& mismatch, const char*& call);
+  const detail::halo_tags& tags_of(const detail::halo_message_set& s) const;
   // Joins the round's staging, then starts its messages. With `failure` (or when the
   // staging or the start fails) the round is completed and closed here and this throws.
   void start_messages(std::exception_ptr failure);
@@ -149,23 +164,26 @@ class halo_plan {
   executor round_on_;              // the executor the round in flight was begun on
   // An MPI call failed while requests may be active: their buffers must never be freed.
   bool abandoned_ = false;
+  int tag_ub_ = 32767;                   // the plan communicator's MPI_TAG_UB
+  unsigned next_parity_ = 0;             // of the count of rounds whose messages started
+  std::vector<detail::halo_tags> tags_;  // aggregated, then one message per field
   std::uint64_t exchange_count_ = 0;
   std::uint64_t messages_sent_ = 0;
   std::uint64_t bytes_sent_ = 0;
 };
 
 namespace detail {
-// Tests only: the next MPI_Startall (start) or MPI_Waitall (wait) of any halo plan in
-// this process reports MPI_ERR_OTHER, once. An injected start starts nothing; an injected
-// wait completes the round first, so peers that injected nothing are not left hanging.
-// A plan without neighbours calls neither, and leaves the injection pending. The normal
-// path pays one relaxed atomic load per call.
+// Tests only: the next MPI_Startall (start) or round completion (wait, reported as
+// MPI_Testsome) of any halo plan in this process reports MPI_ERR_OTHER, once. An injected start
+// starts nothing; an injected wait completes the round first, so peers that injected nothing are
+// not left hanging. A plan without neighbours calls neither, and leaves the injection pending. The
+// normal path pays one relaxed atomic load per call.
 enum class halo_failure { none, start, wait };
 void inject_halo_failure_for_testing(halo_failure which);
 // Tests and benchmarks only: from the next round on, every halo plan of this process sends
-// one message per field and neighbour (tags tag_base + field), as before rounds were
-// aggregated, so that a benchmark compares both in one process. Every rank must set the
-// same value between the same rounds. At most 10000 fields a round then.
+// one message per field and neighbour, as before rounds were aggregated, so that a
+// benchmark compares both in one process. Every rank must set the same value between the
+// same rounds. At most 64 fields a round then.
 void set_halo_messages_per_field_for_testing(bool per_field);
 }  // namespace detail
 
