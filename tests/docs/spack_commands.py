@@ -9,7 +9,10 @@ package's future git address and fails. In every ```sh and ```bash block of each
   block ran `spack -e ENV develop --path ...` before it;
 - `spack -e ENV install --test=root` needs `spack -e ENV concretize --test root` before
   it (test dependencies such as googletest are only in a concretization that asked);
-- `spack develop` must say `--path`; `spack dev-build` must build `@develop`.
+- `spack develop` must say `--path`; `spack dev-build` must build `@develop`;
+- `spack load` must come after `spack env activate` in the same block (the package's
+  repository is the environment's: a plain `spack load` stops at "Unknown namespace"), or
+  be `spack -e ENV load --sh ...` (no shell support needed).
 Fails when the docs hold no Spack command at all.
 """
 
@@ -52,7 +55,7 @@ def check(path):
     text = open(path).read()
     problems, spack_commands = [], 0
     for commands in blocks(text):
-        developed, tested = set(), set()
+        developed, tested, active = set(), set(), False
         for line, command in commands:
             try:
                 words = shlex.split(command)
@@ -93,6 +96,18 @@ def check(path):
                     problems.append(
                         f"{where}: --test=root without 'spack -e {env} concretize --test root' "
                         "first: the test dependencies are not in the concretization"
+                    )
+            elif sub == "env" and rest[:1] == ["activate"]:
+                active = True
+            elif sub == "env" and rest[:1] == ["deactivate"]:
+                active = False
+            elif sub == "load":
+                if not active and not (env is not None and "--sh" in rest):
+                    problems.append(
+                        f"{where}: spack load outside an active environment does not see the "
+                        "environment's package repository ('Unknown namespace: funcmesh'): "
+                        "'spack env activate ENV && spack load funcmesh', or "
+                        "'eval \"$(spack -e ENV load --sh funcmesh)\"'"
                     )
             elif sub == "dev-build":
                 if not any("@develop" in w for w in rest):
