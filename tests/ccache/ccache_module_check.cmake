@@ -42,7 +42,9 @@ function(case name expect launched)
   if(NOT flat MATCHES "${expect}")
     message(FATAL_ERROR "${name}: the configure output does not say '${expect}':\n${output}")
   endif()
-  execute_process(COMMAND ${CMAKE_COMMAND} --build ${build}
+  # --clean-first: Makefiles (Spack's generator) do not rebuild an object whose compiler
+  # launcher alone changed, as Ninja does.
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${build} --clean-first
                   RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "${name}: build failed:\n${output}")

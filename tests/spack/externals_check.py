@@ -16,7 +16,8 @@ import re
 import sys
 from pathlib import Path
 
-# What Spack may build itself, and why that works offline.
+# What Spack may build itself, and why that works offline. (Spack also makes gcc-runtime,
+# copies of the compiler's libraries: no package.py dependency, nothing downloaded.)
 MAY_BUILD = {
     # Spack's compiler wrapper: built from its release tarball in the local source mirror
     # (docs/cluster.md, "Offline"; FUNCMESH_SPACK_MIRROR).

@@ -89,6 +89,9 @@ class Funcmesh(CMakePackage, CudaPackage):
             self.define("FUNCMESH_BUILD_TESTS", self.run_tests),
             # Spack chooses the target's instructions: not this machine's.
             self.define("FUNCMESH_NATIVE", False),
+            # Spack decides about compiler caching (its config:ccache): the build does not
+            # pick up a ccache it finds on PATH.
+            self.define("FUNCMESH_CCACHE", False),
         ]
         if spec.satisfies("+mpi"):
             args.append(self.define_from_variant("FUNCMESH_ENABLE_HDF5", "hdf5"))
