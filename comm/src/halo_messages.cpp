@@ -30,13 +30,15 @@ int checked_message_bytes(std::size_t bytes, MPI_Comm comm) {
   return static_cast<int>(bytes);
 }
 
-// One persistent send or receive of `blocks` to or from `peer`. A single block goes as a
-// count of bytes; several as one element of an hindexed type whose displacements are
-// relative to the first block (not to MPI_BOTTOM), so that the buffer MPI sees is a real
-// pointer into the transfer space: a CUDA-aware MPI recognises device memory by it.
-// `bytes` is the blocks' total (message_bytes).
-void init_message(std::span<const message_block> blocks, int bytes, bool sending, int peer, int tag,
-                  MPI_Comm comm, MPI_Request* request, std::vector<MPI_Datatype>& types) {
+// The persistent sends or receives of `blocks` to or from `peer`, one per tag (the round
+// parities'), over one datatype. A single block goes as a count of bytes; several as one
+// element of an hindexed type whose displacements are relative to the first block (not to
+// MPI_BOTTOM), so that the buffer MPI sees is a real pointer into the transfer space: a
+// CUDA-aware MPI recognises device memory by it. `bytes` is the blocks' total
+// (message_bytes).
+void init_message(std::span<const message_block> blocks, int bytes, bool sending, int peer,
+                  std::span<const int> tags, MPI_Comm comm, std::span<MPI_Request* const> requests,
+                  std::vector<MPI_Datatype>& types) {
   MPI_Datatype type = MPI_BYTE;
   int count = bytes;
   if (blocks.size() > 1) {
@@ -57,12 +59,14 @@ void init_message(std::span<const message_block> blocks, int bytes, bool sending
     check_mpi(MPI_Type_commit(&type), "MPI_Type_commit", comm);
     count = 1;
   }
-  if (sending) {
-    check_mpi(MPI_Send_init(blocks[0].at, count, type, peer, tag, comm, request), "MPI_Send_init",
-              comm);
-  } else {
-    check_mpi(MPI_Recv_init(blocks[0].at, count, type, peer, tag, comm, request), "MPI_Recv_init",
-              comm);
+  for (std::size_t p = 0; p < tags.size(); ++p) {
+    if (sending) {
+      check_mpi(MPI_Send_init(blocks[0].at, count, type, peer, tags[p], comm, requests[p]),
+                "MPI_Send_init", comm);
+    } else {
+      check_mpi(MPI_Recv_init(blocks[0].at, count, type, peer, tags[p], comm, requests[p]),
+                "MPI_Recv_init", comm);
+    }
   }
 }
 
@@ -134,12 +138,15 @@ void halo_message_set::prepare(const halo_message_lists& lists, const halo_tags&
           const int bytes = message_bytes(blocks, lists.comm);
           if (!sending) receive_bytes[r] = bytes;
           // The size is in the tag: a peer's message of another size matches no receive.
-          for (const unsigned p : {0u, 1u}) {
-            const int tag =
-                tags.encode(p, group_count, static_cast<int>(g), static_cast<std::size_t>(bytes));
-            init_message(blocks, bytes, sending, lists.neighbours[k], tag, lists.comm,
-                         &requests[p * 2 * messages + (sending ? messages : 0) + r], types);
-          }
+          const auto tag = [&](unsigned p) {
+            return tags.encode(p, group_count, static_cast<int>(g),
+                               static_cast<std::size_t>(bytes));
+          };
+          const std::size_t at = (sending ? messages : 0) + r;
+          const int both_tags[] = {tag(0), tag(1)};
+          MPI_Request* const both_requests[] = {&requests[at], &requests[2 * messages + at]};
+          init_message(blocks, bytes, sending, lists.neighbours[k], both_tags, lists.comm,
+                       both_requests, types);
         }
       }
     }

@@ -108,17 +108,28 @@ halo_plan::halo_plan(MPI_Comm comm, const local_mesh& m)
   check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup (halo plan)", comm);
   // MPI_TAG_UB is cached on MPI_COMM_WORLD (and, in most MPIs, on its duplicates); it is
   // the same on every rank, so the layouts below fail alike everywhere or nowhere.
+  int tag_ub = 32767;  // the least every MPI must accept
   for (MPI_Comm with : {comm_, MPI_COMM_WORLD}) {
-    int* tag_ub = nullptr;
+    int* value = nullptr;
     int found = 0;
-    MPI_Comm_get_attr(with, MPI_TAG_UB, static_cast<void*>(&tag_ub), &found);
-    if (found != 0 && tag_ub != nullptr) {
-      tag_ub_ = *tag_ub;
+    MPI_Comm_get_attr(with, MPI_TAG_UB, static_cast<void*>(&value), &found);
+    if (found != 0 && value != nullptr) {
+      tag_ub = *value;
       break;
     }
   }
   for (const bool per_field : {false, true}) {
-    tags_.emplace_back(tag_ub_ - tag_base, detail::halo_message_set::max_groups(per_field));
+    tags_.emplace_back(tag_ub - tag_base, detail::halo_message_set::max_groups(per_field));
+  }
+}
+
+void halo_plan::complete_or_abandon(detail::halo_message_set& s) noexcept {
+  std::string mismatch;
+  const char* call = nullptr;
+  try {
+    if (complete_round(s, mismatch, call) != MPI_SUCCESS) abandoned_ = true;
+  } catch (...) {
+    abandoned_ = true;
   }
 }
 
@@ -138,14 +149,7 @@ halo_plan::~halo_plan() {
   }
   if (!abandoned_ && finalized == 0 && in_flight_ && current_set_ != nullptr &&
       !current_set_->complete) {
-    // A round still running would write into freed buffers: complete it first.
-    std::string mismatch;
-    const char* call = nullptr;
-    try {
-      abandoned_ = complete_round(*current_set_, mismatch, call) != MPI_SUCCESS;
-    } catch (...) {
-      abandoned_ = true;
-    }
+    complete_or_abandon(*current_set_);  // else a round still running writes into freed buffers
   }
   if (abandoned_ || finalized != 0) {
     // After a failed start or wait, requests may still be active and waiting on them may
@@ -371,13 +375,7 @@ void halo_plan::start_messages(std::exception_ptr failure) {
   messages_sent_ += s.sends();
   for (const buffer& packed : s.send) bytes_sent_ += packed.size_bytes();
   if (failure) {
-    std::string mismatch;  // the failure is what this rank reports
-    const char* call = nullptr;
-    try {
-      abandoned_ = complete_round(s, mismatch, call) != MPI_SUCCESS;
-    } catch (...) {
-      abandoned_ = true;
-    }
+    complete_or_abandon(s);  // the failure is what this rank reports
     close_round();
     std::rethrow_exception(failure);
   }

@@ -140,6 +140,9 @@ class halo_plan {
   // received into scratch; every send done. Returns the first failing MPI call's code (and
   // its name in `call`); `mismatch` says what the first mismatched peer sent.
   int complete_round(detail::halo_message_set& s, std::string& mismatch, const char*& call);
+  // The same where only the completion matters (a failure already reported, the
+  // destructor): an MPI failure or an exception abandons the plan.
+  void complete_or_abandon(detail::halo_message_set& s) noexcept;
   const detail::halo_tags& tags_of(const detail::halo_message_set& s) const;
   // Joins the round's staging, then starts its messages. With `failure` (or when the
   // staging or the start fails) the round is completed and closed here and this throws.
@@ -164,7 +167,6 @@ class halo_plan {
   executor round_on_;              // the executor the round in flight was begun on
   // An MPI call failed while requests may be active: their buffers must never be freed.
   bool abandoned_ = false;
-  int tag_ub_ = 32767;                   // the plan communicator's MPI_TAG_UB
   unsigned next_parity_ = 0;             // of the count of rounds whose messages started
   std::vector<detail::halo_tags> tags_;  // aggregated, then one message per field
   std::uint64_t exchange_count_ = 0;
