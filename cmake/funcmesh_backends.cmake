@@ -27,7 +27,7 @@ foreach(backend IN LISTS FUNCMESH_BACKENDS)
   string(APPEND FUNCMESH_CONFIG_BACKEND_NAMES "\"${backend}\", ")
 endforeach()
 
-set(FUNCMESH_UMBRELLA_INCLUDES "#include <funcmesh/framework.hpp>\n#include <funcmesh/partition.hpp>\n#include <funcmesh/faces.hpp>\n")
+set(FUNCMESH_UMBRELLA_INCLUDES "#include <funcmesh/framework.hpp>\n#include <funcmesh/partition.hpp>\n#include <funcmesh/faces.hpp>\n#include <funcmesh/fv.hpp>\n")
 if(FUNCMESH_ENABLE_MPI)
   string(APPEND FUNCMESH_UMBRELLA_INCLUDES "#include <funcmesh/comm.hpp>\n")
 endif()

@@ -10,7 +10,7 @@ foreach(partitioner PTSCOTCH PARMETIS)
   endif()
 endforeach()
 
-set(funcmesh_targets funcmesh funcmesh_framework funcmesh_partition funcmesh_faces)
+set(funcmesh_targets funcmesh funcmesh_framework funcmesh_partition funcmesh_faces funcmesh_fv)
 if(FUNCMESH_ENABLE_MPI)
   list(APPEND funcmesh_targets funcmesh_comm funcmesh_checkpoint)
 endif()
@@ -20,7 +20,7 @@ install(TARGETS ${funcmesh_targets} EXPORT funcmeshTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY framework/include/ partition/include/ faces/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY framework/include/ partition/include/ faces/include/ fv/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(FUNCMESH_ENABLE_MPI)
   install(DIRECTORY comm/include/ checkpoint/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endif()

@@ -166,6 +166,7 @@ const face_set& distributed_layout::prepare_faces(const face_geometry& stored) c
       if (g.face_centroid) names += " face_centroid";
       if (g.cell_centroid) names += " cell_centroid";
       if (g.cell_volume) names += " cell_volume";
+      if (g.cell_offsets) names += " cell_offsets";
       return names.empty() ? std::string(" (none)") : names;
     };
     throw error("funcmesh::distributed_layout::prepare_faces: " + describe() +

@@ -67,7 +67,8 @@ face_index lower_cell(const vec<face_index, 2>& two) {
 
 face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
                    face_geometry stored)
-    : owned_count_(m.owned_count),
+    : dimension_(m.cells.dimension),
+      owned_count_(m.owned_count),
       interior_count_(m.interior_count),
       cell_count_(m.cells.cell_count()),
       stored_(stored) {
@@ -75,6 +76,9 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
     throw error("funcmesh::face_set: flux_window " + std::to_string(flux_window) +
                 " is negative (0 turns the windows off)");
   }
+  // The offsets are measured from the face centroids: asking for them stores those.
+  if (stored_.cell_offsets) stored_.face_centroid = true;
+  lazy_ = detail::make_face_set_lazy();
   const int boundary_dimension = m.cells.dimension - 1;
   for (const auto& g : m.cells.physical_groups) {
     if (g.dimension == boundary_dimension) groups_.emplace_back(g.id, g.name);
@@ -86,7 +90,7 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
     if (stored_.cell_volume) cell_volumes_ = std::move(cells_geometry.cell_volume);
     // The cells' centroids serve the distances and face_set::cell_centroids_ only: without
     // either, they go before the face list is built (the set-up's peak).
-    if (stored_.distance || stored_.cell_centroid) {
+    if (stored_.distance || stored_.cell_centroid || stored_.cell_offsets) {
       cell_centroids_ = std::move(cells_geometry.cell_centroid);
     }
   }
@@ -153,6 +157,7 @@ face_set::face_set(const local_mesh& m, index_t block_size, index_t flux_window,
   build_geometry(m, all, kept);
   all = mesh_faces{};
   std::vector<face_index>().swap(kept);
+  if (stored_.cell_offsets) store_cell_centroid_columns();
   if (!stored_.cell_centroid) std::vector<std::array<double, 3>>().swap(cell_centroids_);
 
   // Scatter blocks: computed by partition/, once per local mesh. The faces stay in their
@@ -355,6 +360,7 @@ face_set_view face_set::bind_to(memory_space space, token& holder) const {
   v.centroid = centroid_.bind_to(space, holder);
   v.block_offsets = block_offsets_.read_view(space, holder);
   v.blocks = blocks_.read_view(space, holder);
+  v.cell_centroid = cell_centroid_.bind_to(space, holder);
   return v;
 }
 

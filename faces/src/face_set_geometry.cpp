@@ -174,4 +174,20 @@ void face_set::build_geometry(const local_mesh& m, const mesh_faces& all,
   centroid_ = {cx.take(), cy.take(), cz.take()};
 }
 
+// The cells' centroids where kernels read them (the offsets in face_view): z only off the
+// z = 0 plane, as the face centroids.
+void face_set::store_cell_centroid_columns() {
+  const auto n = static_cast<index_t>(cell_centroids_.size());
+  const bool with_z =
+      std::ranges::any_of(cell_centroids_, [](const point& x) { return x[2] != 0.0; });
+  double_column x(n), y(n), z(with_z ? n : 0);
+  for (index_t c = 0; c < n; ++c) {
+    const point& p = cell_centroids_[static_cast<std::size_t>(c)];
+    x[c] = p[0];
+    y[c] = p[1];
+    if (with_z) z[c] = p[2];
+  }
+  cell_centroid_ = {x.take(), y.take(), z.take()};
+}
+
 }  // namespace funcmesh

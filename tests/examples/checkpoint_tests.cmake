@@ -28,11 +28,13 @@ if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
   set(heat_grid --n 192)
   set(advection_grid --n 128)
   set(euler_grid --i 60 --j 90)
+  set(euler_fv_grid --n 48)
 else()
   set(heat_grid --n 768)
   # 5 s on 2 ranks, 3.8 s of them after the kill's checkpoint (512^2 took 19 s).
   set(advection_grid --n 256)
   set(euler_grid --i 200 --j 300)
+  set(euler_fv_grid --n 160)
 endif()
 
 # The acceptance: 2 ranks, a checkpoint every 50 steps of 200, killed after the second,
@@ -44,6 +46,9 @@ funcmesh_restart_test(example_heat_killed_np3_restarted_np1 2 "sum of V u" FROM 
 funcmesh_restart_test(example_advection_killed_np2_restarted_np3 1 "mass .* ->" FROM ${np2}
                       TO ${np3} RUN $<TARGET_FILE:advection> ${advection_grid} --steps 400
                       --checkpoint-every 100)
+funcmesh_restart_test(example_euler_fv_killed_np2_restarted_np3 2 "result bits" FROM ${np2}
+                      TO ${np3} RUN $<TARGET_FILE:euler_fv> ${euler_fv_grid} --limiter venkat
+                      --steps 600 --checkpoint-every 100)
 funcmesh_restart_test(example_euler_killed_np3_restarted_np2 2 "final rms bits" FROM ${np3}
                       TO ${np2} RUN $<TARGET_FILE:euler> ${euler_grid} --iterations 400
                       --checkpoint-every 100)

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -31,14 +32,20 @@ namespace funcmesh {
 // What a flux function sees of a face, from the cell whose value comes first: the unit
 // normal points out of that cell; distance is between the two cell centroids (cell
 // centroid to face centroid on the domain boundary); centroid is the face's; physical is
-// the boundary group's id on the domain boundary, else 0. A flux that ignores a field
-// does not load it (the loops store each field apart).
+// the boundary group's id on the domain boundary, else 0. For reconstruction (face_geometry::
+// cell_offsets): self_offset is the face centroid minus the centroid of the cell whose value
+// comes first, other_offset the same from the other cell (zero on the domain boundary: the
+// outside state sits at the face), so self_offset - other_offset is the step from this
+// cell's centroid to the other's; seen from the other side the two swap, with the same
+// bits. A flux that ignores a field does not load it (the loops store each field apart).
 struct face_view {
   double area = 0;
   vec<double, 3> normal{{0, 0, 0}};
   double distance = 0;
   int physical = 0;
   vec<double, 3> centroid{{0, 0, 0}};
+  vec<double, 3> self_offset{{0, 0, 0}};
+  vec<double, 3> other_offset{{0, 0, 0}};
 };
 
 namespace detail {
@@ -51,6 +58,9 @@ struct vec3_view {
     return {{x[i], y[i], z.size() > 0 ? z[i] : 0.0}};
   }
 };
+// What a face set builds on first use (least squares' matrices).
+struct face_set_lazy;
+std::shared_ptr<face_set_lazy> make_face_set_lazy();
 struct vec3_arrays {
   array<double> x, y, z;
   vec3_view bind_to(memory_space space, token& holder) const {
@@ -70,12 +80,17 @@ struct face_geometry {
   bool face_centroid = true;  // face_view::centroid
   bool cell_centroid = true;  // face_set::cell_centroids() (and distributed_layout::centroid())
   bool cell_volume = true;  // face_set::cell_volumes() (distributed_layout::volume(), cell_size())
+  // face_view::self_offset and other_offset (the cells' centroids kept where kernels read
+  // them, 24 bytes per cell; needs face_centroid): what reconstruction and least-squares
+  // gradients read.
+  bool cell_offsets = true;
   // Only what every face loop reads (Airfoil's fluxes need no more).
-  static constexpr face_geometry minimal() { return {false, false, false, false}; }
+  static constexpr face_geometry minimal() { return {false, false, false, false, false}; }
   // Whether this stores everything `wanted` asks for.
   constexpr bool covers(const face_geometry& wanted) const {
     return (distance || !wanted.distance) && (face_centroid || !wanted.face_centroid) &&
-           (cell_centroid || !wanted.cell_centroid) && (cell_volume || !wanted.cell_volume);
+           (cell_centroid || !wanted.cell_centroid) && (cell_volume || !wanted.cell_volume) &&
+           (cell_offsets || !wanted.cell_offsets);
   }
 };
 
@@ -111,19 +126,40 @@ struct face_set_view {
   detail::vec3_view centroid;
   view<const index_t> block_offsets;
   view<const index_t> blocks;
+  // Every local cell's centroid (owned, then halo), where face_geometry::cell_offsets is
+  // stored (else empty): the offsets in face_view.
+  detail::vec3_view cell_centroid;
 
   FUNCMESH_DEVICE face_view face(index_t f) const {
     face_view v = geometry(f);
-    v.physical = physical_of(face_cells[f][1]);
+    const vec<face_index, 2> two = face_cells[f];
+    v.physical = physical_of(two[1]);
+    add_offsets(v, two[0], two[1]);
     return v;
   }
   FUNCMESH_DEVICE face_view entry(index_t k) const {
     const face_index e = entry_face[k];
-    face_view v = geometry(face_of(e));
-    v.physical = physical_of(other[k]);
+    const index_t f = face_of(e);
+    face_view v = geometry(f);
+    const face_index neighbour = other[k];
+    v.physical = physical_of(neighbour);
     const double sign = orientation(e);
     for (int d = 0; d < 3; ++d) v.normal[d] = sign * v.normal[d];
+    // A flux that reads no offset loads none of this (the loads are dead code).
+    add_offsets(v, face_cells[f][e >= 0 ? 0 : 1], neighbour);
     return v;
+  }
+  // The offsets from the two cells' centroids to the face's (NaN where not stored; the
+  // other one is zero on the domain boundary and on a halo cell's outer face).
+  FUNCMESH_DEVICE void add_offsets(face_view& v, index_t self, index_t neighbour) const {
+    if (cell_centroid.x.size() == 0 || centroid.x.size() == 0) {
+      constexpr double absent = std::numeric_limits<double>::quiet_NaN();
+      v.self_offset = v.other_offset = vec<double, 3>{{absent, absent, absent}};
+      return;
+    }
+    v.self_offset = v.centroid - cell_centroid[self];
+    v.other_offset =
+        neighbour >= 0 ? v.centroid - cell_centroid[neighbour] : vec<double, 3>{{0.0, 0.0, 0.0}};
   }
   // The boundary group's id from a second cell or an entry's other cell (-1 - id on the
   // domain boundary), 0 between two cells.
@@ -231,6 +267,22 @@ class face_set {
   index_t flux_window() const { return flux_window_; }
   // The optional geometry this set stores.
   const face_geometry& stored_geometry() const { return stored_; }
+  // The mesh's dimension (2 or 3).
+  int dimension() const { return dimension_; }
+  // Weighted least squares' geometry, for fv::least_squares_gradient: per owned cell, the
+  // pseudo-inverse of M = sum over its faces of w d d^T (d = self_offset - other_offset, the
+  // step to the neighbour's centroid or, on the domain boundary, to the face centroid;
+  // w = 1 / |d|^2), its D (D + 1) / 2 distinct entries (xx, yy, xy in 2-D; xx, yy, zz, xy,
+  // xz, yz in 3-D). On the faces of the boundary groups in `mirrored` (physical ids) the
+  // step is instead to the cell centroid's mirror image across the face's plane (a ghost
+  // cell: 2 (self_offset . n) n), for walls and outflows, whose value at the face centroid
+  // is unknown. Built on first use for each such set and kept with the face set (one per layout);
+  // the same bits on every rank. A cell whose steps do not span the space (M singular, below 1e-10
+  // of its largest eigenvalue) gets the pseudo-inverse: the minimum-norm fit, zero in the
+  // directions its steps do not see. Needs cell_offsets; D must be dimension().
+  template <int D>
+  const grid_function<vec<double, D*(D + 1) / 2>>& least_squares_inverse(
+      std::vector<int> mirrored = {}) const;
 
   // The arrays in `space`, held by `holder` (one token per loop, as grid functions are).
   face_set_view bind_to(memory_space space, token& holder) const;
@@ -266,9 +318,11 @@ class face_set {
   void build_geometry(const local_mesh& m, const mesh_faces& all,
                       const std::vector<face_index>& kept);
   index_t measured_flux_window() const;
+  void store_cell_centroid_columns();
   bool faces_follow_cells() const;
 
   index_t face_count_ = 0;
+  int dimension_ = 0;
   index_t all_face_count_ = 0;
   index_t owned_count_ = 0;
   index_t interior_count_ = 0;
@@ -286,8 +340,10 @@ class face_set {
   array<face_index> entry_offsets_, entry_other_, entry_face_;
   array<vec<face_index, 2>> face_cells_;
   array<double> area_, distance_;
-  detail::vec3_arrays normal_, centroid_;
+  detail::vec3_arrays normal_, centroid_, cell_centroid_;
   array<index_t> block_offsets_, blocks_;
+  // What is built on first use (face_set_least_squares.cpp); shared so the set moves.
+  std::shared_ptr<detail::face_set_lazy> lazy_;
 };
 
 }  // namespace funcmesh

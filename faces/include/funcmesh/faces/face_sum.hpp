@@ -16,6 +16,7 @@
 #include <funcmesh/expr/detail/pack.hpp>
 #include <funcmesh/expr/grid_expression.hpp>
 #include <funcmesh/expr/zip_expr.hpp>
+#include <funcmesh/faces/combine_ops.hpp>
 #include <funcmesh/faces/detail/flux_checks.hpp>
 #include <funcmesh/faces/detail/flux_window.hpp>
 #include <funcmesh/faces/face_set.hpp>
@@ -124,9 +125,10 @@ struct face_fluxes {
 
 }  // namespace detail
 
-// After binding: what a kernel evaluates.
-template <class Fluxes, class E>
-class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
+// After binding: what a kernel evaluates. Combine: how the faces' values are combined
+// (add_values for a sum; see combine_ops.hpp).
+template <class Fluxes, class E, class Combine = add_values>
+class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E, Combine>> {
  public:
   using tag_type = cells;
   using input_type = typename E::value_type;
@@ -136,30 +138,32 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
   // Four faces a cell, each reading the neighbour's input and the face's geometry.
   static constexpr index_t work = 4 * (Fluxes::work + E::work + 6);
 
+  static constexpr bool is_sum = std::is_same_v<Combine, add_values>;
+
   FUNCMESH_DEVICE bound_face_sum(face_set_view faces, Fluxes fluxes, E input,
-                                 detail::flux_windows windows = {})
-      : faces_(faces), fluxes_(fluxes), input_(input), windows_(windows) {}
+                                 detail::flux_windows windows = {}, Combine combine = {})
+      : faces_(faces), fluxes_(fluxes), input_(input), windows_(windows), combine_(combine) {}
 
   FUNCMESH_INLINE FUNCMESH_DEVICE value_type operator[](index_t c) const {
 #if !FUNCMESH_IN_DEVICE_CODE
     // An antisymmetric flux on the host: each face once, through the worker's window.
-    if constexpr (Fluxes::antisymmetric) {
+    if constexpr (Fluxes::antisymmetric && is_sum) {
       const int worker = exec::worker_index();
       if (windows_.base != nullptr && worker < windows_.workers) {
         return detail::windowed_face_sum<value_type>(faces_, windows_, worker, c, *this);
       }
     }
 #endif
-    value_type sum{};
+    value_type sum = combine_.template identity<value_type>();
     const input_type mine = input_[c];
     const index_t end = faces_.offsets[c + 1];
     for (index_t k = faces_.offsets[c]; k < end; ++k) {
       const index_t other = faces_.other[k];
       const face_view f = faces_.entry(k);
       if (other >= 0) {
-        sum = sum + fluxes_.interior(mine, input_[other], f);
+        sum = combine_(sum, fluxes_.interior(mine, input_[other], f));
       } else {
-        sum = sum + fluxes_.on_boundary(static_cast<int>(-1 - other), mine, f);
+        sum = combine_(sum, fluxes_.on_boundary(static_cast<int>(-1 - other), mine, f));
       }
     }
     return sum;
@@ -188,29 +192,32 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E>> {
   Fluxes fluxes_;
   E input_;
   detail::flux_windows windows_;
+  Combine combine_;
 };
 
-template <class Fluxes, class E>
-class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
+template <class Fluxes, class E, class Combine = add_values>
+class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E, Combine>> {
  public:
   using tag_type = cells;
   using bound_type =
-      bound_face_sum<Fluxes, decltype(std::declval<const E&>().bind_to(std::declval<binder&>()))>;
+      bound_face_sum<Fluxes, decltype(std::declval<const E&>().bind_to(std::declval<binder&>())),
+                     Combine>;
   using value_type = typename bound_type::value_type;
   static constexpr bool serial_only = E::serial_only || bound_type::serial_only;
   static constexpr index_t work = bound_type::work;
 
-  face_sum_expr(const face_set& faces, Fluxes fluxes, E input)
-      : faces_(&faces), fluxes_(fluxes), input_(input) {}
+  face_sum_expr(const face_set& faces, Fluxes fluxes, E input, Combine combine = {})
+      : faces_(&faces), fluxes_(fluxes), input_(input), combine_(combine) {}
 
   // An antisymmetric flux gets per-worker windows on the host (each face evaluated once;
   // the same bits as evaluating it from both sides, which the device does).
   bound_type bind_to(binder& b) const {
     detail::flux_windows windows;
-    if constexpr (Fluxes::antisymmetric) {
+    if constexpr (Fluxes::antisymmetric && bound_type::is_sum) {
       windows = detail::make_flux_windows(*faces_, b.space(), b.holder(), sizeof(value_type));
     }
-    return bound_type(faces_->bind_to(b.space(), b.holder()), fluxes_, input_.bind_to(b), windows);
+    return bound_type(faces_->bind_to(b.space(), b.holder()), fluxes_, input_.bind_to(b), windows,
+                      combine_);
   }
   // Every read of the input is at neighbours (a proxy read, so stale halos are exchanged
   // and a target read here is refused as aliased); the face set's extent sizes the loop.
@@ -228,6 +235,7 @@ class face_sum_expr : public grid_expression<face_sum_expr<Fluxes, E>> {
   const face_set* faces_;
   Fluxes fluxes_;
   E input_;
+  Combine combine_;
 };
 
 template <class F>
@@ -248,8 +256,8 @@ FUNCMESH_DEVICE auto antisymmetric_flux<F>::operator()(const U& self, const U& o
 // over owned and halo cells (iteration_space::owned_and_halo()): a halo cell's sum has its
 // owner's bits, given the owner's values (a halo cell's outer face reads as a face between
 // cells: physical 0, distance NaN).
-template <class F, class E>
-class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E>> {
+template <class F, class E, class Combine = add_values>
+class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E, Combine>> {
  public:
   using tag_type = cells;
   using value_type = std::remove_cvref_t<decltype(detail::call(
@@ -257,15 +265,15 @@ class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E>> {
   static constexpr bool serial_only = E::serial_only || is_serial_only_v<F>;
   static constexpr index_t work = E::work + 4 * (work_of_v<F> + 5);
 
-  FUNCMESH_DEVICE bound_cell_face_sum(face_set_view faces, F f, E input)
-      : faces_(faces), f_(f), input_(input) {}
+  FUNCMESH_DEVICE bound_cell_face_sum(face_set_view faces, F f, E input, Combine combine = {})
+      : faces_(faces), f_(f), input_(input), combine_(combine) {}
 
   FUNCMESH_INLINE FUNCMESH_DEVICE value_type operator[](index_t c) const {
-    value_type sum{};
+    value_type sum = combine_.template identity<value_type>();
     const auto mine = input_[c];
     const index_t end = faces_.offsets[c + 1];
     for (index_t k = faces_.offsets[c]; k < end; ++k) {
-      sum = sum + detail::call(f_, mine, faces_.entry(k));
+      sum = combine_(sum, static_cast<value_type>(detail::call(f_, mine, faces_.entry(k))));
     }
     return sum;
   }
@@ -277,22 +285,25 @@ class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E>> {
   face_set_view faces_;
   F f_;
   E input_;
+  Combine combine_;
 };
 
-template <class F, class E>
-class cell_face_sum_expr : public grid_expression<cell_face_sum_expr<F, E>> {
+template <class F, class E, class Combine = add_values>
+class cell_face_sum_expr : public grid_expression<cell_face_sum_expr<F, E, Combine>> {
  public:
   using tag_type = cells;
   using bound_type =
-      bound_cell_face_sum<F, decltype(std::declval<const E&>().bind_to(std::declval<binder&>()))>;
+      bound_cell_face_sum<F, decltype(std::declval<const E&>().bind_to(std::declval<binder&>())),
+                          Combine>;
   using value_type = typename bound_type::value_type;
   static constexpr bool serial_only = bound_type::serial_only;
   static constexpr index_t work = bound_type::work;
 
-  cell_face_sum_expr(const face_set& faces, F f, E input) : faces_(&faces), f_(f), input_(input) {}
+  cell_face_sum_expr(const face_set& faces, F f, E input, Combine combine = {})
+      : faces_(&faces), f_(f), input_(input), combine_(combine) {}
 
   bound_type bind_to(binder& b) const {
-    return bound_type(faces_->bind_to(b.space(), b.holder()), f_, input_.bind_to(b));
+    return bound_type(faces_->bind_to(b.space(), b.holder()), f_, input_.bind_to(b), combine_);
   }
   template <class Visitor>
   void visit(Visitor& visitor) const {
@@ -304,6 +315,7 @@ class cell_face_sum_expr : public grid_expression<cell_face_sum_expr<F, E>> {
   const face_set* faces_;
   F f_;
   E input_;
+  Combine combine_;
 };
 
 namespace detail {
@@ -334,12 +346,38 @@ auto sum_over_faces(const face_set& faces, Flux flux, const U& u, const boundary
   }
 }
 
+// combine_over_faces(faces, op, flux, u, boundary...): sum_over_faces with the faces'
+// values combined by op instead of added (minimum, maximum or a user's associative and
+// commutative operation with an identity: combine_ops.hpp), e.g. a cell's neighbour bounds.
+// The same halo exchange, the same fixed order, the same bits on every executor.
+template <class Op, class Flux, class U, class... B>
+auto combine_over_faces(const face_set& faces, Op op, Flux flux, const U& u,
+                        const boundary_flux<B>&... b) {
+  using input_value = expr_value_t<U>;
+  if constexpr (detail::check_face_fluxes<input_value, Flux, B...>()) {
+    const std::vector<int> ids =
+        detail::boundary_ids(faces, detail::names_of(b...), "funcmesh::combine_over_faces");
+    auto input = as_node(u);
+    auto fluxes = detail::make_face_fluxes<input_value>(flux, ids, b...);
+    return face_sum_expr<decltype(fluxes), decltype(input), Op>(faces, fluxes, input, op);
+  }
+}
+
 // u may be a number (sum_over_cell_faces(faces, f, 0.0)) when f reads the faces alone.
 template <class F, class U>
 auto sum_over_cell_faces(const face_set& faces, F f, const U& u) {
   if constexpr (detail::check_cell_face_function<F, expr_value_t<U>>()) {
     auto input = as_node(u);
     return cell_face_sum_expr<std::decay_t<F>, decltype(input)>(faces, f, input);
+  }
+}
+// combine_over_cell_faces(faces, op, f, u): sum_over_cell_faces combined by op (the largest
+// f over a cell's faces, a limiter's smallest factor), reading only the cell's own value.
+template <class Op, class F, class U>
+auto combine_over_cell_faces(const face_set& faces, Op op, F f, const U& u) {
+  if constexpr (detail::check_cell_face_function<F, expr_value_t<U>>()) {
+    auto input = as_node(u);
+    return cell_face_sum_expr<std::decay_t<F>, decltype(input), Op>(faces, f, input, op);
   }
 }
 
