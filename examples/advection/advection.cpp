@@ -23,6 +23,7 @@
 
 #include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
+#include <funcmesh/fv.hpp>
 #include <funcmesh/time.hpp>
 
 #include "../common/checkpoints.hpp"
@@ -60,12 +61,12 @@ struct blob {
   }
 };
 
-// Upwind: what flows into the cell holding `self` through the face.
+// The upwind flux out of the left state (funcmesh::fv's), for the flow's a . n at the face:
+// fv::face_flux makes it what flows into the cell holding `self`.
 struct upwind {
   flow a;
-  FUNCMESH_DEVICE double operator()(double self, double other, const fm::face_view& f) const {
-    const double an = a.normal_velocity(f) * f.area;
-    return -an * (an > 0 ? self : other);
+  FUNCMESH_DEVICE double operator()(double left, double right, const fm::face_view& f) const {
+    return fm::fv::upwind_flux(left, right, a.normal_velocity(f));
   }
 };
 // The mesh's boundary: closed walls where the flow is tangent to every boundary face
@@ -76,8 +77,8 @@ struct boundary {
   bool open = false;
   FUNCMESH_DEVICE double operator()(double self, const fm::face_view& f) const {
     if (!open) return 0.0;
-    const double an = a.normal_velocity(f) * f.area;
-    return an > 0 ? -an * self : 0.0;
+    const double an = a.normal_velocity(f);
+    return an > 0 ? -f.area * fm::fv::upwind_flux(self, 0.0, an) : 0.0;
   }
 };
 // |a . n| A on boundary faces, 0 on interior ones: where the flow crosses the boundary.
@@ -149,7 +150,9 @@ int run(fm::mpi::environment& env, int rank, int argc, char** argv) {
       fm::global_max(layout, fm::sum_over_cell_faces(faces, outflow{a, true}, 0.0));
   const bool open = crossed > 1e-12 * scale;
   auto rhs = [&, walls = boundary{a, open}](const fm::dist_function<double>& v) {
-    return fm::sum_over_faces(faces, upwind{a}, v, fm::on_other_groups(walls)) / volume;
+    return fm::sum_over_faces(faces, fm::fv::face_flux<upwind>{upwind{a}}, v,
+                              fm::on_other_groups(walls)) /
+           volume;
   };
   // (outflow reads only the faces: the cell value it is given is a constant.)
   const double dt =

@@ -23,6 +23,7 @@
 
 #include <funcmesh/app.hpp>
 #include <funcmesh/comm.hpp>
+#include <funcmesh/fv.hpp>
 #include <funcmesh/paged/paged.hpp>
 #include <funcmesh/time.hpp>
 
@@ -34,32 +35,6 @@
 namespace fm = funcmesh;
 
 namespace {
-
-// Per boundary group: Dirichlet u = value, or Neumann kappa du/dn = value (n outward).
-struct boundary_table {
-  static constexpr int capacity = 16;
-  int count = 0;
-  int id[capacity] = {};
-  bool dirichlet[capacity] = {};
-  double value[capacity] = {};
-  double kappa = 1;
-
-  FUNCMESH_DEVICE double operator()(double u, const fm::face_view& f) const {
-    for (int k = 0; k < count; ++k) {
-      if (id[k] != f.physical) continue;
-      return dirichlet[k] ? kappa * (value[k] - u) * f.area / f.distance : value[k] * f.area;
-    }
-    return 0.0;
-  }
-};
-
-// The two-point flux into the cell holding u_self.
-struct diffusion {
-  double kappa;
-  FUNCMESH_DEVICE double operator()(double self, double other, const fm::face_view& f) const {
-    return kappa * (other - self) * f.area / f.distance;
-  }
-};
 
 // A cell's stiffness: the sum of kappa A / d over its faces (explicit stability).
 struct stiffness {
@@ -115,47 +90,47 @@ std::vector<std::pair<std::string, double>> parse_groups(const std::string& text
   return groups;
 }
 
-// Every boundary group of the mesh gets a condition: the named ones as given, the others
-// insulated (Neumann 0); --manufactured makes every group Dirichlet 0.
-boundary_table boundary_conditions(const fm::face_set& faces, const settings& s) {
-  boundary_table table;
-  table.kappa = s.kappa;
-  auto set = [&](const std::string& name, bool dirichlet, double value) {
-    const int id = faces.physical_id(name);
-    if (id == 0) {
-      std::string known;
-      for (const auto& g : faces.boundary_groups()) known += (known.empty() ? "" : ", ") + g.second;
-      throw fm::app::usage_error(
-          "heat: the mesh has no boundary group '" + name + "' (" +
-          (known.empty() ? std::string("it has no named boundary groups: give its boundary "
-                                       "elements physical groups in Gmsh")
-                         : "its boundary groups: " + known) +
-          "); choose the conditions by group with --dirichlet GROUP=VALUE,... and --neumann "
-          "GROUP=VALUE,... (the others are insulated; the default --dirichlet left=1,right=0 "
-          "is for the built-in boxes)");
-    }
-    for (int k = 0; k < table.count; ++k) {
-      if (table.id[k] == id) {
-        table.dirichlet[k] = dirichlet;
-        table.value[k] = value;
-        return;
-      }
-    }
-    if (table.count == boundary_table::capacity) {
-      throw fm::app::usage_error("heat: more than 16 boundary groups");
-    }
-    table.id[table.count] = id;
-    table.dirichlet[table.count] = dirichlet;
-    table.value[table.count] = value;
-    ++table.count;
-  };
-  for (const auto& g : faces.boundary_groups()) set(g.second, s.manufactured, 0.0);
-  if (!s.manufactured) {
-    for (const auto& [name, value] : parse_groups(s.neumann, "--neumann")) set(name, false, value);
-    for (const auto& [name, value] : parse_groups(s.dirichlet, "--dirichlet"))
-      set(name, true, value);
+// Every boundary group of the mesh gets a condition (funcmesh::fv's scalar conditions): the
+// named ones as given, the others insulated (Neumann 0); --manufactured makes every group
+// Dirichlet 0. The boundary flux reads them by face.physical (fv::diffusion_boundary).
+fm::fv::boundary_table<fm::fv::scalar_condition> boundary_conditions(const fm::face_set& faces,
+                                                                     const settings& s) {
+  using condition = fm::fv::scalar_condition;
+  std::vector<std::pair<std::string, condition>> by_group;
+  for (const auto& g : faces.boundary_groups()) {
+    by_group.emplace_back(g.second,
+                          s.manufactured ? condition::dirichlet(0) : condition::neumann(0));
   }
-  return table;
+  auto set = [&](const std::string& name, const condition& c) {
+    for (auto& [group, given] : by_group) {
+      if (group != name) continue;
+      given = c;
+      return;
+    }
+    std::string known;
+    for (const auto& g : faces.boundary_groups()) known += (known.empty() ? "" : ", ") + g.second;
+    throw fm::app::usage_error(
+        "heat: the mesh has no boundary group '" + name + "' (" +
+        (known.empty() ? std::string("it has no named boundary groups: give its boundary "
+                                     "elements physical groups in Gmsh")
+                       : "its boundary groups: " + known) +
+        "); choose the conditions by group with --dirichlet GROUP=VALUE,... and --neumann "
+        "GROUP=VALUE,... (the others are insulated; the default --dirichlet left=1,right=0 "
+        "is for the built-in boxes)");
+  };
+  if (!s.manufactured) {
+    for (const auto& [name, value] : parse_groups(s.neumann, "--neumann")) {
+      set(name, condition::neumann(value));
+    }
+    for (const auto& [name, value] : parse_groups(s.dirichlet, "--dirichlet")) {
+      set(name, condition::dirichlet(value));
+    }
+  }
+  if (by_group.size() > static_cast<std::size_t>(fm::fv::max_boundary_groups)) {
+    throw fm::app::usage_error("heat: more than " + std::to_string(fm::fv::max_boundary_groups) +
+                               " boundary groups");
+  }
+  return fm::fv::make_boundary_table(faces, by_group, "heat");
 }
 
 // The manufactured solution on the unit square or cube: u = exp(-d pi^2 kappa t) prod
@@ -233,9 +208,9 @@ double solve(MPI_Comm comm, int rank, const settings& s, const fm::app::mesh_opt
              bool last) {
   const fm::distributed_layout layout = fm::app::load(comm, mesh);
   const fm::face_set& faces = layout.faces();
-  const boundary_table boundary = boundary_conditions(faces, s);
+  const fm::fv::diffusion_boundary boundary{s.kappa, boundary_conditions(faces, s)};
   const fm::grid_function<double>& volume = layout.volume();
-  const diffusion flux{s.kappa};
+  const fm::fv::two_point_diffusion flux{s.kappa};
   // The same rhs in memory and paged: v is a dist_function or a paged_dist_function.
   auto rhs = [&](const auto& v) {
     return fm::sum_over_faces(faces, flux, v, fm::on_other_groups(boundary)) / volume;

@@ -16,4 +16,5 @@
 #include <funcmesh/fv/neighbour_bounds.hpp>
 #include <funcmesh/fv/numerical_fluxes.hpp>
 #include <funcmesh/fv/reconstruction.hpp>
+#include <funcmesh/fv/scalar_boundary.hpp>
 #include <funcmesh/fv/stable_step.hpp>

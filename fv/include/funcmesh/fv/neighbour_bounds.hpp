@@ -4,6 +4,7 @@
 #pragma once
 
 #include <funcmesh/core/device_macros.hpp>
+#include <funcmesh/expr/zip_expr.hpp>
 #include <funcmesh/faces/combine_ops.hpp>
 #include <funcmesh/faces/face_sum.hpp>
 
@@ -29,12 +30,13 @@ struct merge_bounds {
 };
 
 namespace detail {
+// Each face gives its other side's value (twice); the cell's own is merged once at the end,
+// so each face costs one comparison per bound.
 struct bounds_of_face {
   static constexpr index_t work = 2;
   template <class T>
-  FUNCMESH_DEVICE constexpr bounds<T> operator()(const T& self, const T& other,
-                                                 const face_view&) const {
-    return {minimum{}(self, other), maximum{}(self, other)};
+  FUNCMESH_DEVICE constexpr bounds<T> operator()(const T&, const T& other, const face_view&) const {
+    return {other, other};
   }
 };
 template <class B>
@@ -43,7 +45,13 @@ struct bounds_of_boundary {
   template <class T>
   FUNCMESH_DEVICE constexpr bounds<T> operator()(const T& self, const face_view& f) const {
     const T outside = static_cast<T>(funcmesh::detail::call(value, self, f));
-    return {minimum{}(self, outside), maximum{}(self, outside)};
+    return {outside, outside};
+  }
+};
+struct with_own_value {
+  template <class T>
+  FUNCMESH_DEVICE constexpr bounds<T> operator()(const T& self, const bounds<T>& around) const {
+    return merge_bounds{}(around, bounds<T>{self, self});
   }
 };
 }  // namespace detail
@@ -54,9 +62,10 @@ struct bounds_of_boundary {
 template <class U, class... B>
 auto neighbour_bounds(const face_set& faces, const U& u,
                       const boundary_flux<B>&... boundary_values) {
-  return combine_over_faces(faces, merge_bounds{}, detail::bounds_of_face{}, u,
-                            boundary_flux<detail::bounds_of_boundary<B>>{
-                                boundary_values.name, {boundary_values.flux}}...);
+  auto around = combine_over_faces(faces, merge_bounds{}, detail::bounds_of_face{}, u,
+                                   boundary_flux<detail::bounds_of_boundary<B>>{
+                                       boundary_values.name, {boundary_values.flux}}...);
+  return make_zip(detail::with_own_value{}, u, around);
 }
 
 }  // namespace funcmesh::fv

@@ -102,10 +102,25 @@ struct same_variables {
   }
 };
 
+namespace detail {
+// solver(left, right, face) where the solver reads the face (a flow that depends on the
+// position: upwind_flux with a . n at the face centroid), else solver(left, right, n).
+template <class Solver, class L, class R>
+FUNCMESH_DEVICE auto solve(const Solver& solver, const L& left, const R& right,
+                           const face_view& f) {
+  if constexpr (requires { solver(left, right, f); }) {
+    return solver(left, right, f);
+  } else {
+    return solver(left, right, f.normal);
+  }
+}
+}  // namespace detail
+
 // What a face adds to the cell holding `self` for sum_over_faces: -A solver(left, right, n),
 // left and right the two sides' face values, n out of self (so the face loop's sum divided by
-// the volume is du/dt). Antisymmetric whenever the solver is (canonical_orientation): wrap it
-// in funcmesh::antisymmetric(...) and each face is evaluated once on the host.
+// the volume is du/dt). A solver may take the face_view instead of n (seen from self).
+// Antisymmetric whenever the solver is (canonical_orientation): wrap it in
+// funcmesh::antisymmetric(...) and each face is evaluated once on the host.
 template <class Solver, class Reconstruction = first_order, class Convert = same_variables>
 struct face_flux {
   Solver solver;
@@ -118,7 +133,7 @@ struct face_flux {
         convert(reconstruction.face_value(self, detail::value_of(other), f.self_offset, step));
     const auto right =
         convert(reconstruction.face_value(other, detail::value_of(self), f.other_offset, -step));
-    return -f.area * solver(left, right, f.normal);
+    return -f.area * detail::solve(solver, left, right, f);
   }
 };
 
@@ -137,7 +152,7 @@ struct boundary_face_flux {
     const vec<double, 3> none{{0.0, 0.0, 0.0}};
     const auto inside =
         convert(reconstruction.face_value(self, detail::value_of(self), f.self_offset, none));
-    return -f.area * solver(inside, outside(inside, f), f.normal);
+    return -f.area * detail::solve(solver, inside, outside(inside, f), f);
   }
 };
 
