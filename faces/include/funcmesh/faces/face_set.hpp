@@ -141,14 +141,19 @@ struct face_set_view {
   }
   FUNCMESH_INLINE FUNCMESH_DEVICE face_view entry(index_t k) const {
     const face_index e = entry_face[k];
-    const index_t f = face_of(e);
-    face_view v = geometry(f);
+    return entry(k, face_cells[face_of(e)][e >= 0 ? 0 : 1]);
+  }
+  // Entry k of cell `self` (entries [offsets[self], offsets[self + 1])): the gather loops
+  // know the cell, so its centroid is loaded once per cell, not looked up per face.
+  FUNCMESH_INLINE FUNCMESH_DEVICE face_view entry(index_t k, index_t self) const {
+    const face_index e = entry_face[k];
+    face_view v = geometry(face_of(e));
     const face_index neighbour = other[k];
     v.physical = physical_of(neighbour);
     const double sign = orientation(e);
     for (int d = 0; d < 3; ++d) v.normal[d] = sign * v.normal[d];
     // A flux that reads no offset loads none of this (the loads are dead code).
-    add_offsets(v, face_cells[f][e >= 0 ? 0 : 1], neighbour);
+    add_offsets(v, self, neighbour);
     return v;
   }
   // The offsets from the two cells' centroids to the face's (NaN where not stored; the

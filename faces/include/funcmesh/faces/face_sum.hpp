@@ -159,11 +159,13 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E, Combine>
     const index_t end = faces_.offsets[c + 1];
     for (index_t k = faces_.offsets[c]; k < end; ++k) {
       const index_t other = faces_.other[k];
-      const face_view f = faces_.entry(k);
+      // The face's geometry is read in each branch, not before: loads above the branch
+      // stay even where the interior flux reads none of them (neighbour bounds).
       if (other >= 0) {
-        sum = combine_(sum, fluxes_.interior(mine, input_[other], f));
+        sum = combine_(sum, fluxes_.interior(mine, input_[other], faces_.entry(k, c)));
       } else {
-        sum = combine_(sum, fluxes_.on_boundary(static_cast<int>(-1 - other), mine, f));
+        sum = combine_(sum,
+                       fluxes_.on_boundary(static_cast<int>(-1 - other), mine, faces_.entry(k, c)));
       }
     }
     return sum;
@@ -273,7 +275,7 @@ class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E, Com
     const auto mine = input_[c];
     const index_t end = faces_.offsets[c + 1];
     for (index_t k = faces_.offsets[c]; k < end; ++k) {
-      sum = combine_(sum, static_cast<value_type>(detail::call(f_, mine, faces_.entry(k))));
+      sum = combine_(sum, static_cast<value_type>(detail::call(f_, mine, faces_.entry(k, c))));
     }
     return sum;
   }
