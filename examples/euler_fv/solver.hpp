@@ -114,7 +114,13 @@ class scheme {
   }
 
  private:
-  // gradient_ from v, then limited_ (a copy where no cell limiter is chosen).
+  // Whether a cell limiter scales the gradient (into limited_); else the flux reads gradient_.
+  bool cell_limited() const {
+    return choices_.limiter == fv::limiter_kind::barth_jespersen ||
+           choices_.limiter == fv::limiter_kind::venkatakrishnan;
+  }
+
+  // gradient_ from v, then limited_ where a cell limiter is chosen.
   template <class B>
   void limit(const fm::dist_function<state>& v, const B& boundary) {
     if (choices_.gradient == gradient_kind::green_gauss) {
@@ -122,19 +128,14 @@ class scheme {
     } else {
       gradient_ = fv::least_squares_gradient<D>(faces_, mirrored_, v, boundary);
     }
-    const fv::limiter_kind kind = choices_.limiter;
-    if (kind == fv::limiter_kind::barth_jespersen || kind == fv::limiter_kind::venkatakrishnan) {
-      bounds_ = fv::neighbour_bounds(faces_, v, boundary);
-      if (kind == fv::limiter_kind::barth_jespersen) {
-        limited_ =
-            fv::limited_gradient<D>(faces_, fv::barth_jespersen{}, v, gradient_, bounds_, 0.0);
-      } else {
-        limited_ = fv::limited_gradient<D>(
-            faces_, fv::venkatakrishnan{}, v, gradient_, bounds_,
-            fv::venkatakrishnan_eps2(choices_.venkat_k, layout_.cell_size(), choices_.length));
-      }
+    if (!cell_limited()) return;
+    bounds_ = fv::neighbour_bounds(faces_, v, boundary);
+    if (choices_.limiter == fv::limiter_kind::barth_jespersen) {
+      limited_ = fv::limited_gradient<D>(faces_, fv::barth_jespersen{}, v, gradient_, bounds_, 0.0);
     } else {
-      limited_ = gradient_;
+      limited_ = fv::limited_gradient<D>(
+          faces_, fv::venkatakrishnan{}, v, gradient_, bounds_,
+          fv::venkatakrishnan_eps2(choices_.venkat_k, layout_.cell_size(), choices_.length));
     }
   }
 
@@ -148,7 +149,7 @@ class scheme {
     using boundary =
         fv::boundary_face_flux<fv::euler_flux<D>, outside_type, any_reconstruction<D>, Convert>;
     return fm::sum_over_faces(faces_, fm::antisymmetric(face{flux, rule, convert}),
-                              fv::with_gradient(v, limited_),
+                              fv::with_gradient(v, cell_limited() ? limited_ : gradient_),
                               fm::on_other_groups(boundary{flux, outside, rule, convert}));
   }
 

@@ -88,14 +88,6 @@ square<D> pseudo_inverse(square<D> a, double relative) {
 
 constexpr double singular_below = 1e-10;
 
-// The step from a cell's centroid to its mirror image across a boundary face's plane (a
-// ghost cell's centroid): twice the offset's normal part.
-vec<double, 3> mirror_step(const face_view& f) {
-  double normal_part = 0;
-  for (int k = 0; k < 3; ++k) normal_part += f.self_offset[k] * f.normal[k];
-  return (2 * normal_part) * f.normal;
-}
-
 template <int D>
 std::unique_ptr<grid_function<vec<double, D*(D + 1) / 2>>> build(const face_set& faces,
                                                                  const std::vector<int>& mirrored) {
@@ -109,7 +101,7 @@ std::unique_ptr<grid_function<vec<double, D*(D + 1) / 2>>> build(const face_set&
     for (index_t k = view.offsets[c]; k < view.offsets[c + 1]; ++k) {
       const face_view f = view.entry(k);
       const bool mirror = view.other[k] < 0 && std::ranges::binary_search(mirrored, f.physical);
-      const vec<double, 3> d = mirror ? mirror_step(f) : f.self_offset - f.other_offset;
+      const vec<double, 3> d = mirror ? f.mirror_step() : f.step();
       double length2 = 0;
       for (int i = 0; i < D; ++i) length2 += d[i] * d[i];
       const double w = 1 / length2;

@@ -35,7 +35,7 @@ namespace funcmesh {
 // the boundary group's id on the domain boundary, else 0. For reconstruction (face_geometry::
 // cell_offsets): self_offset is the face centroid minus the centroid of the cell whose value
 // comes first, other_offset the same from the other cell (zero on the domain boundary: the
-// outside state sits at the face), so self_offset - other_offset is the step from this
+// outside state sits at the face), so step() = self_offset - other_offset is the step from this
 // cell's centroid to the other's; seen from the other side the two swap, with the same
 // bits. A flux that ignores a field does not load it (the loops store each field apart).
 struct face_view {
@@ -46,6 +46,16 @@ struct face_view {
   vec<double, 3> centroid{{0, 0, 0}};
   vec<double, 3> self_offset{{0, 0, 0}};
   vec<double, 3> other_offset{{0, 0, 0}};
+
+  // The steps least squares fits along (face_set::least_squares_inverse and fv's gradients
+  // share them): to the other cell's centroid (to the face centroid on the domain boundary),
+  // and to the cell centroid's mirror image across the face's plane (a ghost cell's centroid).
+  FUNCMESH_DEVICE vec<double, 3> step() const { return self_offset - other_offset; }
+  FUNCMESH_DEVICE vec<double, 3> mirror_step() const {
+    double normal_part = 0;
+    for (int k = 0; k < 3; ++k) normal_part += self_offset[k] * normal[k];
+    return (2 * normal_part) * normal;
+  }
 };
 
 namespace detail {
@@ -160,7 +170,7 @@ struct face_set_view {
   // other one is zero on the domain boundary and on a halo cell's outer face).
   FUNCMESH_INLINE FUNCMESH_DEVICE void add_offsets(face_view& v, index_t self,
                                                    index_t neighbour) const {
-    if (cell_centroid.x.size() == 0 || centroid.x.size() == 0) {
+    if (cell_centroid.x.size() == 0) {  // stored only with the face centroids
       constexpr double absent = std::numeric_limits<double>::quiet_NaN();
       v.self_offset = v.other_offset = vec<double, 3>{{absent, absent, absent}};
       return;

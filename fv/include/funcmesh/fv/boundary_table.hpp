@@ -39,6 +39,8 @@ namespace detail {
 // alike.
 std::vector<int> boundary_table_ids(const face_set& faces, const std::vector<std::string>& names,
                                     const char* call);
+// ' "left" "right"': the mesh's boundary groups, quoted, each after a space (" none").
+std::string quoted_boundary_groups(const face_set& faces);
 }  // namespace detail
 
 // The table of conditions by group name: every boundary group of the mesh exactly once.

@@ -51,12 +51,11 @@ struct green_gauss_boundary {
   }
 };
 
-// Weighted least squares: w (u_other - u_self) (x) d, d the step between the centroids (to
-// the face centroid on the domain boundary), w = 1 / |d|^2: face_set::least_squares_inverse
-// is built from the same steps and weights.
+// Weighted least squares: w (u_other - u_self) (x) d, d the step face_view::step() or
+// mirror_step(), w = 1 / |d|^2: face_set::least_squares_inverse is built from the same steps
+// and weights.
 template <int D>
-FUNCMESH_DEVICE inline vec<double, 3> weighted_step(const face_view& f) {
-  const vec<double, 3> d = f.self_offset - f.other_offset;
+FUNCMESH_DEVICE inline vec<double, 3> weighted(const vec<double, 3>& d) {
   double length2 = 0;
   for (int k = 0; k < D; ++k) length2 += d[k] * d[k];
   return (1 / length2) * d;
@@ -66,7 +65,7 @@ struct least_squares_face {
   static constexpr index_t work = 10;
   template <class T>
   FUNCMESH_DEVICE auto operator()(const T& self, const T& other, const face_view& f) const {
-    return outer<D>(other - self, weighted_step<D>(f));
+    return outer<D>(other - self, weighted<D>(f.step()));
   }
 };
 // The mirrored boundary groups, as a kernel reads them.
@@ -80,16 +79,6 @@ struct mirrored_ids {
     return false;
   }
 };
-// The weighted step to a ghost cell's centroid: the cell centroid mirrored across the face.
-template <int D>
-FUNCMESH_DEVICE inline vec<double, 3> weighted_mirror_step(const face_view& f) {
-  double normal_part = 0;
-  for (int k = 0; k < 3; ++k) normal_part += f.self_offset[k] * f.normal[k];
-  const vec<double, 3> d = (2 * normal_part) * f.normal;
-  double length2 = 0;
-  for (int k = 0; k < D; ++k) length2 += d[k] * d[k];
-  return (1 / length2) * d;
-}
 template <int D, class B>
 struct least_squares_boundary {
   B value;
@@ -97,8 +86,8 @@ struct least_squares_boundary {
   template <class T>
   FUNCMESH_DEVICE auto operator()(const T& self, const face_view& f) const {
     const T difference = static_cast<T>(funcmesh::detail::call(value, self, f)) - self;
-    return outer<D>(difference, mirrored.contains(f.physical) ? weighted_mirror_step<D>(f)
-                                                              : weighted_step<D>(f));
+    return outer<D>(difference,
+                    weighted<D>(mirrored.contains(f.physical) ? f.mirror_step() : f.step()));
   }
 };
 

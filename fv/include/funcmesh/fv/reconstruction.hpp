@@ -128,7 +128,7 @@ struct face_flux {
   Convert convert{};
   template <class C>
   FUNCMESH_DEVICE auto operator()(const C& self, const C& other, const face_view& f) const {
-    const vec<double, 3> step = f.self_offset - f.other_offset;
+    const vec<double, 3> step = f.step();
     const auto left =
         convert(reconstruction.face_value(self, detail::value_of(other), f.self_offset, step));
     const auto right =
