@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <funcmesh/fv/detail/min_max.hpp>
 #include <funcmesh/fv/limiters.hpp>
 
 namespace fv = funcmesh::fv;
@@ -334,4 +335,40 @@ TEST(limiter_kind, tells_slope_limiters_from_cell_limiters) {
     EXPECT_FALSE(fv::is_slope_limiter(kind)) << fv::name_of(kind);
   }
   static_assert(fv::is_slope_limiter(k::mc));
+}
+
+// The inline min/max the limiters and fluxes use in place of libm's calls: std::fmin's and
+// std::fmax's values for every pair, a NaN operand ignored (both NaN: NaN).
+TEST(min_max, agree_with_fmin_and_fmax) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> values{-inf,   -1e300, -2.5, -1e-310, -0.0, 0.0,
+                                   1e-310, 1.0,    3.0,  1e300,   inf,  nan};
+  for (double a : values) {
+    for (double b : values) {
+      const double lo = fv::detail::min_number(a, b), hi = fv::detail::max_number(a, b);
+      if (std::isnan(a) && std::isnan(b)) {
+        EXPECT_TRUE(std::isnan(lo) && std::isnan(hi));
+        continue;
+      }
+      EXPECT_EQ(lo, std::fmin(a, b)) << a << " " << b;  // == : -0 and +0 compare equal
+      EXPECT_EQ(hi, std::fmax(a, b)) << a << " " << b;
+    }
+  }
+}
+
+// Branch-free Venkatakrishnan: delta == 0 gives exactly 1 whatever the bounds (its formula's
+// 0 / 0 there is discarded), and tiny or huge increments stay finite and in [0, 1].
+TEST(venkatakrishnan, is_one_for_a_zero_increment_and_finite_at_the_extremes) {
+  const fv::venkatakrishnan limiter;
+  for (double eps2 : {0.0, 1e-6, 1.0}) {
+    EXPECT_EQ(limiter(0.0, 0.0, 0.0, eps2), 1.0);
+    EXPECT_EQ(limiter(-0.0, -1.0, 2.0, eps2), 1.0);
+    for (double delta : {1e-300, -1e-300, 1e300, -1e300, 5e-324}) {
+      for (double d : {0.0, 1e-300, 1.0, 1e300}) {
+        const double phi = limiter(delta, -d, d, eps2);
+        EXPECT_TRUE(std::isfinite(phi) && phi >= 0.0 && phi <= 1.0)
+            << "delta " << delta << " d " << d << " eps2 " << eps2 << ": " << phi;
+      }
+    }
+  }
 }

@@ -8,6 +8,7 @@
 #include <funcmesh/core/device_macros.hpp>
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/fv/canonical_orientation.hpp>
+#include <funcmesh/fv/detail/min_max.hpp>
 #include <funcmesh/fv/euler.hpp>
 
 namespace funcmesh::fv {
@@ -68,7 +69,7 @@ struct roe_average {
     h = (sl * l.h + sr * r.h) * w;
     // For an ideal gas h - q2/2 is the weighted mean of c^2/(gamma-1) plus a variance of
     // the velocity, so it is positive; fmax only keeps rounding from taking sqrt of < 0.
-    c = std::sqrt(std::fmax((gas.gamma - 1.0) * (h - 0.5 * q2), 0.0));
+    c = std::sqrt(detail::max_number((gas.gamma - 1.0) * (h - 0.5 * q2), 0.0));
     rho = sl * sr;
   }
 };
@@ -94,11 +95,11 @@ FUNCMESH_DEVICE void wave_speeds(const ideal_gas<D>& gas, wave_speed_estimate es
                                  const vec<double, 3>& n, double& s_l, double& s_r) {
   if (estimate == wave_speed_estimate::einfeldt) {
     const roe_average<D> a(gas, l, r, n);
-    s_l = std::fmin(l.un - l.c, a.un - a.c);
-    s_r = std::fmax(r.un + r.c, a.un + a.c);
+    s_l = detail::min_number(l.un - l.c, a.un - a.c);
+    s_r = detail::max_number(r.un + r.c, a.un + a.c);
   } else {
-    s_l = std::fmin(l.un - l.c, r.un - r.c);
-    s_r = std::fmax(l.un + l.c, r.un + r.c);
+    s_l = detail::min_number(l.un - l.c, r.un - r.c);
+    s_r = detail::max_number(l.un + l.c, r.un + r.c);
   }
 }
 }  // namespace detail
@@ -112,7 +113,7 @@ struct euler_rusanov {
   FUNCMESH_DEVICE euler_state<D> one_sided(const euler_state<D>& left, const euler_state<D>& right,
                                            const vec<double, 3>& n) const {
     const detail::euler_side<D> l(gas, left, n), r(gas, right, n);
-    const double s = std::fmax(std::abs(l.un) + l.c, std::abs(r.un) + r.c);
+    const double s = detail::max_number(std::abs(l.un) + l.c, std::abs(r.un) + r.c);
     return 0.5 * (l.f + r.f) - (0.5 * s) * (r.u - l.u);
   }
   FUNCMESH_DEVICE euler_state<D> operator()(const euler_state<D>& left, const euler_state<D>& right,
@@ -163,7 +164,7 @@ struct euler_hllc {
     double s_star = (r.p - l.p + a_l * l.un - a_r * r.un) / (a_l - a_r);
     // With speed estimates that are too slow S* could leave [S_L, S_R] (and a star density
     // turn negative); clamped, the branch below never divides by zero.
-    s_star = std::fmin(std::fmax(s_star, s_l), s_r);
+    s_star = detail::min_number(detail::max_number(s_star, s_l), s_r);
     const bool from_left = s_star >= 0.0;
     const detail::euler_side<D>& k = from_left ? l : r;
     const double s_k = from_left ? s_l : s_r;

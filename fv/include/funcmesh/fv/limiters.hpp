@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include <funcmesh/core/device_macros.hpp>
+#include <funcmesh/fv/detail/min_max.hpp>
 
 namespace funcmesh::fv {
 
@@ -16,7 +17,9 @@ namespace funcmesh::fv {
 // Written so that r = +inf (a vanishing neighbour difference) gives a finite value.
 
 struct minmod {
-  FUNCMESH_DEVICE double operator()(double r) const { return std::fmax(0.0, std::fmin(1.0, r)); }
+  FUNCMESH_DEVICE double operator()(double r) const {
+    return detail::max_number(0.0, detail::min_number(1.0, r));
+  }
 };
 
 // (r + |r|) / (1 + |r|), written for r > 0 as 2 / (1 + 1/r) so that r = +inf gives 2.
@@ -42,14 +45,16 @@ struct van_albada {
 // max(0, min(2r, 1), min(r, 2)): the upper edge of the TVD region.
 struct superbee {
   FUNCMESH_DEVICE double operator()(double r) const {
-    return std::fmax(0.0, std::fmax(std::fmin(2.0 * r, 1.0), std::fmin(r, 2.0)));
+    return detail::max_number(
+        0.0, detail::max_number(detail::min_number(2.0 * r, 1.0), detail::min_number(r, 2.0)));
   }
 };
 
 // Monotonized central: max(0, min(2r, (1 + r)/2, 2)).
 struct mc {
   FUNCMESH_DEVICE double operator()(double r) const {
-    return std::fmax(0.0, std::fmin(std::fmin(2.0 * r, 0.5 * (1.0 + r)), 2.0));
+    return detail::max_number(
+        0.0, detail::min_number(detail::min_number(2.0 * r, 0.5 * (1.0 + r)), 2.0));
   }
 };
 
@@ -67,7 +72,8 @@ FUNCMESH_DEVICE double slope_limited_face_value(const Phi& phi, double u_c, doub
   if (du == 0.0) return u_c;
   const double r = 2.0 * delta / du - 1.0;
   const double u_f = u_c + 0.5 * phi(r) * du;
-  return std::fmin(std::fmax(u_f, std::fmin(u_c, u_n)), std::fmax(u_c, u_n));
+  return detail::min_number(detail::max_number(u_f, detail::min_number(u_c, u_n)),
+                            detail::max_number(u_c, u_n));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -82,8 +88,8 @@ FUNCMESH_DEVICE double slope_limited_face_value(const Phi& phi, double u_c, doub
 struct barth_jespersen {
   FUNCMESH_DEVICE double operator()(double delta, double d_min, double d_max,
                                     double /*eps2*/) const {
-    if (delta > 0.0) return std::fmax(0.0, std::fmin(1.0, d_max / delta));
-    if (delta < 0.0) return std::fmax(0.0, std::fmin(1.0, d_min / delta));
+    if (delta > 0.0) return detail::max_number(0.0, detail::min_number(1.0, d_max / delta));
+    if (delta < 0.0) return detail::max_number(0.0, detail::min_number(1.0, d_min / delta));
     return 1.0;
   }
 };
@@ -103,15 +109,17 @@ struct barth_jespersen {
 // keeps full relative precision even where phi is tiny (phi ~ d / delta there).
 struct venkatakrishnan {
   FUNCMESH_DEVICE double operator()(double delta, double d_min, double d_max, double eps2) const {
-    if (delta == 0.0) return 1.0;
+    // Branch-free (the signs do not predict): delta == 0 is selected at the end, where the
+    // formula's 0 / 0 is discarded.
     const double d = delta > 0.0 ? d_max : d_min;
-    const double s = std::fmax(std::abs(d), std::abs(delta));  // > 0 here
+    const double s = detail::max_number(std::abs(d), std::abs(delta));  // > 0 if delta != 0
     const double a = d / s;
     const double b = delta / s;
     // eps2 / s^2, capped: for a tiny s it would be +inf, and the ratio is then 1 anyway.
-    const double e = std::fmin((eps2 / s) / s, 1e300);
+    const double e = detail::min_number((eps2 / s) / s, 1e300);
     const double phi = (a * a + 2.0 * a * b + e) / (a * a + a * b + 2.0 * b * b + e);
-    return std::fmax(0.0, std::fmin(1.0, phi));
+    const double clamped = detail::max_number(0.0, detail::min_number(1.0, phi));
+    return delta == 0.0 ? 1.0 : clamped;
   }
 };
 

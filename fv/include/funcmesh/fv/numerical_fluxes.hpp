@@ -9,6 +9,7 @@
 #include <funcmesh/core/device_macros.hpp>
 #include <funcmesh/core/vec.hpp>
 #include <funcmesh/fv/canonical_orientation.hpp>
+#include <funcmesh/fv/detail/min_max.hpp>
 
 namespace funcmesh::fv {
 
@@ -42,7 +43,8 @@ struct rusanov_formula {
   FUNCMESH_EXEC_CHECK_DISABLE
   template <class U>
   FUNCMESH_DEVICE U operator()(const U& left, const U& right, const vec<double, 3>& n) const {
-    const double s = std::fmax(physics.max_wave_speed(left, n), physics.max_wave_speed(right, n));
+    const double s =
+        detail::max_number(physics.max_wave_speed(left, n), physics.max_wave_speed(right, n));
     const U f_left = physics.normal_flux(left, n);
     const U f_right = physics.normal_flux(right, n);
     return 0.5 * (f_left + f_right) - (0.5 * s) * (right - left);
@@ -60,8 +62,8 @@ struct hll_formula {
   FUNCMESH_DEVICE U operator()(const U& left, const U& right, const vec<double, 3>& n) const {
     const auto w_left = physics.wave_speeds(left, n);
     const auto w_right = physics.wave_speeds(right, n);
-    const double s_lo = std::fmin(w_left.lo, w_right.lo);
-    const double s_hi = std::fmax(w_left.hi, w_right.hi);
+    const double s_lo = detail::min_number(w_left.lo, w_right.lo);
+    const double s_hi = detail::max_number(w_left.hi, w_right.hi);
     if (s_lo >= 0.0) return physics.normal_flux(left, n);
     if (s_hi <= 0.0) return physics.normal_flux(right, n);
     // Here s_lo < 0 < s_hi, so the denominator is positive.
