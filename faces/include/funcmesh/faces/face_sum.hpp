@@ -168,7 +168,7 @@ class bound_face_sum : public grid_expression<bound_face_sum<Fluxes, E, Combine>
                        fluxes_.on_boundary(static_cast<int>(-1 - other), mine, faces_.entry(k, c)));
       }
     }
-    return sum;
+    return value_type(sum);  // a copy, not NRVO: see bound_cell_face_sum
   }
   bound_face_sum bind_to(binder&) const { return *this; }
   template <class Visitor>
@@ -282,7 +282,9 @@ class bound_cell_face_sum : public grid_expression<bound_cell_face_sum<F, E, Com
     for (index_t k = faces_.offsets[c]; k < end; ++k) {
       sum = combine_(sum, static_cast<value_type>(detail::call(f_, mine, faces_.entry(k, c))));
     }
-    return sum;
+    // A copy, not `return sum`: with NRVO the running value is the caller's temporary,
+    // which GCC kept in memory and stored at every face (bench/fv's bounds, gradients).
+    return value_type(sum);
   }
   bound_cell_face_sum bind_to(binder&) const { return *this; }
   template <class Visitor>

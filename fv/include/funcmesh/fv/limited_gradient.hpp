@@ -55,6 +55,27 @@ struct face_factor {
   }
 };
 
+// The smaller factor per component: `minimum` with its loop over the components marked
+// FUNCMESH_SIMD, so that a cell's running minimum stays in one vector register beside the
+// vectorised face_factor (minimum's own loop unrolls into one scalar per component).
+struct smallest_factor {
+  template <class T>
+  FUNCMESH_DEVICE constexpr T identity() const {
+    return minimum{}.identity<T>();
+  }
+  template <class T>
+  FUNCMESH_DEVICE constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (requires { T::size(); }) {
+      T r{};
+      FUNCMESH_SIMD
+      for (int k = 0; k < T::size(); ++k) r[k] = b[k] < a[k] ? b[k] : a[k];
+      return r;
+    } else {
+      return minimum{}(a, b);
+    }
+  }
+};
+
 struct scale_gradient {
   template <class G, class T>
   FUNCMESH_DEVICE constexpr G operator()(const G& gradient, const T& factor) const {
@@ -82,8 +103,8 @@ template <int D, class Limiter, class U, class G, class B, class E>
 auto limited_gradient(const face_set& faces, Limiter limiter, const U& u, const G& gradient,
                       const B& bounds, const E& eps2) {
   auto input = make_zip(detail::gather_limiter_input{}, u, gradient, bounds, eps2);
-  auto factor =
-      combine_over_cell_faces(faces, minimum{}, detail::face_factor<D, Limiter>{limiter}, input);
+  auto factor = combine_over_cell_faces(faces, detail::smallest_factor{},
+                                        detail::face_factor<D, Limiter>{limiter}, input);
   return make_zip(detail::scale_gradient{}, gradient, factor);
 }
 

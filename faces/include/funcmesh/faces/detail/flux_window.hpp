@@ -102,7 +102,7 @@ FUNCMESH_INLINE V windowed_face_sum(const face_set_view& faces, const flux_windo
       sum = face_set_view::add_oriented(sum, e, source.first_side_again(f));
     }
   }
-  return sum;
+  return V(sum);  // a copy, not NRVO (see bound_cell_face_sum)
 }
 
 }  // namespace funcmesh::detail
