@@ -70,6 +70,7 @@ ESTIMATE = {
     "tests/expression_cuda_test": 15,
     "tests/paged_cuda_test": 5,
     "tests/face_loops_cuda_test": 12,
+    "tests/fv_parts_cuda_test": 10,
     "euler": 15,
     "bench_gpu": 30,
     "example": 5,
