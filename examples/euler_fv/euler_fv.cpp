@@ -212,7 +212,7 @@ int run_case(const settings& s, const fm::distributed_layout& layout, int rank) 
   fm::time::progress_printer progress(rank == 0, 1.0, s.output.quiet);
   const auto summary = example::run_scheme(
       s.scheme, o, u, solver, fm::time::on_progress(progress),
-      fm::time::dt_callback([&](double, const auto& v) { return solver.stable_dt(v, s.cfl); }),
+      fm::global_min_dt(layout, [&](const auto& v) { return solver.stable_step(v, s.cfl); }),
       fm::time::on_output([&](const fm::time::step_info& step) { writer.write(step.t, u); }),
       fm::time::on_checkpoint(
           [&](const fm::time::step_info& step) { checkpoints.write(step, u); }));

@@ -108,9 +108,13 @@ class scheme {
     return rate_;
   }
 
-  // The largest stable dt: cfl * min over cells of V / sum of (|u.n| + c) A.
+  // Each cell's largest stable step, cfl * V / sum of (|u.n| + c) A; dt is its global
+  // minimum (stable_dt, or fm::global_min_dt as the driver's dt callback).
+  auto stable_step(const fm::dist_function<state>& u, double cfl) const {
+    return fv::convective_step(faces_, layout_.volume(), gas_, u, cfl);
+  }
   double stable_dt(const fm::dist_function<state>& u, double cfl) const {
-    return fm::global_min(layout_, fv::convective_step(faces_, layout_.volume(), gas_, u, cfl));
+    return fm::global_min(layout_, stable_step(u, cfl));
   }
 
  private:

@@ -20,6 +20,7 @@
 #include <funcmesh/comm/face_flux_field.hpp>
 #include <funcmesh/comm/face_loops.hpp>
 #include <funcmesh/comm/face_sum.hpp>
+#include <funcmesh/comm/global_min_dt.hpp>
 #include <funcmesh/comm/global_reduce.hpp>
 #include <funcmesh/comm/gpu_aware_mpi.hpp>
 #include <funcmesh/comm/gpu_binding.hpp>
