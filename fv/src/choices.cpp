@@ -44,24 +44,11 @@ limiter_kind parse_limiter(std::string_view name) {
   throw std::invalid_argument(message);
 }
 
+// The table's first spelling of the kind (written once, so that parsing and printing
+// cannot disagree).
 const char* name_of(limiter_kind kind) {
-  switch (kind) {
-    case limiter_kind::none:
-      return "none";
-    case limiter_kind::barth_jespersen:
-      return "barth-jespersen";
-    case limiter_kind::venkatakrishnan:
-      return "venkatakrishnan";
-    case limiter_kind::minmod:
-      return "minmod";
-    case limiter_kind::van_leer:
-      return "van-leer";
-    case limiter_kind::van_albada:
-      return "van-albada";
-    case limiter_kind::superbee:
-      return "superbee";
-    case limiter_kind::mc:
-      return "mc";
+  for (const limiter_name& entry : limiter_names) {
+    if (entry.kind == kind) return entry.name.data();  // a literal: null-terminated
   }
   return "unknown";
 }
